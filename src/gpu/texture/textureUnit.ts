@@ -1,5 +1,5 @@
 // The TXD texture unit: header and sampler fetch, LOD, level selection, texel coordinates and addresses, texel fetch through a cache, bilinear and level blends, write mask; one request per cycle when everything hits (docs/texture.md "Texture unit").
-import { Bool, Bundle, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type DecoupledValue, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { Fifo, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/index.ts';
 import { TXD_CONTROL, TXD_HANDLE } from '../../isa/index.ts';
@@ -95,330 +95,466 @@ export function checkTextureUnitParams(p: TextureUnitParams): void {
   whole('tagBits', p.tagBits, 1, 32);
 }
 
-export const TextureUnit = defineModule(
-  'TextureUnit',
-  (p: TextureUnitParams) => {
-    checkTextureUnitParams(p);
-    return {
-      req: input(Decoupled(TxdRequest(p.tagBits))),
-      /** Answers wait in a queue while resp_ready is low; the texel stage issues only what the queue has room for. */
-      resp: output(Decoupled(TxdResponse(p.tagBits))),
-      /** Texture memory's line read port (TextureMemory.read). */
-      mem: output(TextureLineRead),
-      counters: output(TextureUnitCounters),
-      /**
-       * Texture memory is being loaded (TextureLoad's start): the descriptor and texel caches forget every line,
-       * since they do not see the load's writes. Only while the unit is idle (no request in it), as the memory
-       * controller loads only between frames.
-       */
-      flush: input(Bool),
-    };
-  },
-  (m, io, p) => {
-    const counter = (name: string) => m.reg(UInt(32), { reset: 0, name });
+const textureUnitPorts = (p: TextureUnitParams) => {
+  checkTextureUnitParams(p);
+  return {
+    req: input(Decoupled(TxdRequest(p.tagBits))),
+    /** Answers wait in a queue while resp_ready is low; the texel stage issues only what the queue has room for. */
+    resp: output(Decoupled(TxdResponse(p.tagBits))),
+    /** Texture memory's line read port (TextureMemory.read). */
+    mem: output(TextureLineRead),
+    counters: output(TextureUnitCounters),
+    /**
+     * Texture memory is being loaded (TextureLoad's start): the descriptor and texel caches forget every line,
+     * since they do not see the load's writes. Only while the unit is idle (no request in it), as the memory
+     * controller loads only between frames.
+     */
+    flush: input(Bool),
+  };
+};
 
-    // ---- Descriptor stage: the request waits in a register until its header and sampler lines are at hand.
-    const dValid = m.reg(Bool, { reset: 0, name: 'd_valid' });
-    const d = m.reg(TxdRequest(p.tagBits), { enable: io.req.fire, name: 'd' });
-    m.connect(d, io.req.bits);
-    const lane = (x: UIntValue, k: number): UIntValue => x.bits(32 * k + 31, 32 * k);
-    const [dS, dT, dHandle, dControl] = [0, 1, 2, 3].map((k) => lane(d.coords, k)) as [UIntValue, UIntValue, UIntValue, UIntValue];
-    const [dDsdx, dDsdy, dDtdx, dDtdy] = [0, 1, 2, 3].map((k) => lane(d.derivatives, k)) as [UIntValue, UIntValue, UIntValue, UIntValue];
-    const headerLine = dHandle.bits(TXD_HANDLE.header.lo + TXD_HANDLE.header.width - 1, TXD_HANDLE.header.lo);
-    const samplerIndex = dHandle.bits(TXD_HANDLE.sampler.lo + TXD_HANDLE.sampler.width - 1, TXD_HANDLE.sampler.lo);
-    const samplerLine = samplerIndex.bits(TXD_HANDLE.sampler.width - 1, 1).zext(TXD_HANDLE.header.width);
-    const descCache = m.instance(TextureCache, { lines: p.descriptorLines, ports: 2, tagBits: TXD_HANDLE.header.width }, { name: 'descriptor_cache' });
-    descCache.io.lookup.at(0).set(headerLine);
-    descCache.io.lookup.at(1).set(samplerLine);
-    descCache.io.flush.set(io.flush);
-    const haveHeader = m.reg(Bool, { reset: 0, name: 'have_header' });
-    const haveSampler = m.reg(Bool, { reset: 0, name: 'have_sampler' });
-    const heldHeader = m.reg(UInt(128), { name: 'held_header' });
-    const heldSampler = m.reg(UInt(128), { name: 'held_sampler' });
-    const headerWords = mux(haveHeader, heldHeader, descCache.io.data.at(0));
-    const samplerLineWords = mux(haveSampler, heldSampler, descCache.io.data.at(1));
-    const samplerWords = mux(samplerIndex.bit(0), samplerLineWords.bits(127, 64), samplerLineWords.bits(63, 0));
-    const headerReady = haveHeader.or(descCache.io.hit.at(0));
-    const samplerReady = haveSampler.or(descCache.io.hit.at(1));
-    const descReady = headerReady.and(samplerReady);
+export const TextureUnit = defineModule('TextureUnit', textureUnitPorts, (m, io, p) => {
+  const desc = descriptorStage(m, io, p);
+  const side = sideQueue(m, p, desc);
+  const dec = decodeStage(m, desc);
+  const lod = lodStage(m, p, dec);
+  const bases = levelBaseStage(m, levelSelectStage(m, lod));
+  const coords = coordinateStage(m, p, bases);
+  const queued = addressStage(m, p, coords);
+  const texels = texelStage(m, io, p, queued, desc, side);
+  memoryPort(m, io, desc, texels.fetch);
+  backStage(m, io, p, texels, side);
+  countEvents(m, io, desc, texels);
+});
 
-    // Credits: requests between the descriptor stage and the texel stage never exceed the queue's depth.
-    const inflight = m.reg(UInt(11), { reset: 0, name: 'inflight' });
-    const creditOk = inflight.lt(p.queueDepth);
-    const launch = dValid.and(descReady).and(creditOk);
-    io.req.ready.set(dValid.not().or(launch));
-    m.when(io.req.fire, () => dValid.set(true)).elsewhen(launch, () => dValid.set(false));
-    m.when(launch.or(dValid.not()), () => {
-      haveHeader.set(false);
-      haveSampler.set(false);
-    }).otherwise(() => {
-      m.when(descCache.io.hit.at(0), () => {
-        haveHeader.set(true);
-        heldHeader.set(descCache.io.data.at(0));
-      });
-      m.when(descCache.io.hit.at(1), () => {
-        haveSampler.set(true);
-        heldSampler.set(descCache.io.data.at(1));
-      });
+type TextureUnitIo = PortsValue<ReturnType<typeof textureUnitPorts>>;
+type TxdRequestValue = ValueOf<ReturnType<typeof TxdRequest>>;
+
+/** Lane `k` (32 bits) of a vec4 word. */
+const lane = (x: UIntValue, k: number): UIntValue => x.bits(32 * k + 31, 32 * k);
+/** `x` a cycle later, in a register named `name`. */
+const stage = <V extends UIntValue | BoolValue>(m: ModuleBuilder, x: V, name: string): V => m.regNext(x, { name }) as V;
+
+function descriptorCache(m: ModuleBuilder, p: TextureUnitParams) {
+  return m.instance(TextureCache, { lines: p.descriptorLines, ports: 2, tagBits: TXD_HANDLE.header.width }, { name: 'descriptor_cache' });
+}
+
+interface DescriptorStage {
+  readonly valid: BoolValue;
+  readonly request: TxdRequestValue;
+  readonly cache: ReturnType<typeof descriptorCache>;
+  readonly headerLine: UIntValue;
+  readonly samplerLine: UIntValue;
+  /** The header and the sampler (half a line), from the cache or held since they came. */
+  readonly headerWords: UIntValue;
+  readonly samplerWords: UIntValue;
+  readonly headerReady: BoolValue;
+  readonly ready: BoolValue;
+  /** The request leaves for the middle pipeline. */
+  readonly launch: BoolValue;
+  /** Requests between this stage and the texel stage (the credits used). */
+  readonly inflight: UIntValue;
+}
+
+/** Descriptor stage: the request waits in a register until its header and sampler lines are at hand, and a credit. */
+function descriptorStage(m: ModuleBuilder, io: TextureUnitIo, p: TextureUnitParams): DescriptorStage {
+  const dValid = m.reg(Bool, { reset: 0, name: 'd_valid' });
+  const d = m.reg(TxdRequest(p.tagBits), { enable: io.req.fire, name: 'd' });
+  m.connect(d, io.req.bits);
+  const dHandle = lane(d.coords, 2);
+  const headerLine = dHandle.bits(TXD_HANDLE.header.lo + TXD_HANDLE.header.width - 1, TXD_HANDLE.header.lo);
+  const samplerIndex = dHandle.bits(TXD_HANDLE.sampler.lo + TXD_HANDLE.sampler.width - 1, TXD_HANDLE.sampler.lo);
+  const samplerLine = samplerIndex.bits(TXD_HANDLE.sampler.width - 1, 1).zext(TXD_HANDLE.header.width);
+  const cache = descriptorCache(m, p);
+  cache.io.lookup.at(0).set(headerLine);
+  cache.io.lookup.at(1).set(samplerLine);
+  cache.io.flush.set(io.flush);
+  const haveHeader = m.reg(Bool, { reset: 0, name: 'have_header' });
+  const haveSampler = m.reg(Bool, { reset: 0, name: 'have_sampler' });
+  const heldHeader = m.reg(UInt(128), { name: 'held_header' });
+  const heldSampler = m.reg(UInt(128), { name: 'held_sampler' });
+  const headerWords = mux(haveHeader, heldHeader, cache.io.data.at(0));
+  const samplerLineWords = mux(haveSampler, heldSampler, cache.io.data.at(1));
+  const samplerWords = mux(samplerIndex.bit(0), samplerLineWords.bits(127, 64), samplerLineWords.bits(63, 0));
+  const headerReady = haveHeader.or(cache.io.hit.at(0));
+  const samplerReady = haveSampler.or(cache.io.hit.at(1));
+  const descReady = headerReady.and(samplerReady);
+
+  // Credits: requests between the descriptor stage and the texel stage never exceed the queue's depth.
+  const inflight = m.reg(UInt(11), { reset: 0, name: 'inflight' });
+  const creditOk = inflight.lt(p.queueDepth);
+  const launch = dValid.and(descReady).and(creditOk);
+  io.req.ready.set(dValid.not().or(launch));
+  m.when(io.req.fire, () => dValid.set(true)).elsewhen(launch, () => dValid.set(false));
+  m.when(launch.or(dValid.not()), () => {
+    haveHeader.set(false);
+    haveSampler.set(false);
+  }).otherwise(() => {
+    m.when(cache.io.hit.at(0), () => {
+      haveHeader.set(true);
+      heldHeader.set(cache.io.data.at(0));
     });
-
-    // The mask, old lanes and tag wait in order beside the middle pipeline.
-    const side = m.instance(Fifo, { payload: SideEntry(p.tagBits), depth: p.queueDepth }, { name: 'side_queue' });
-    side.io.enq.valid.set(launch);
-    side.io.enq.bits.dest.set(d.dest);
-    side.io.enq.bits.mask.set(d.mask);
-    side.io.enq.bits.tag.set(d.tag);
-
-    // ---- Middle: decode (1), LOD, level select and offsets (2), texel coordinates, addresses (1).
-    const v0 = m.regNext(launch, { reset: 0, name: 'decode_valid' });
-    const hdr = decodeHeaderHw(headerWords);
-    const smp = decodeSamplerHw(samplerWords);
-    const r = <V extends UIntValue | BoolValue>(x: V, name: string): V => m.regNext(x, { name }) as V;
-    const dec = {
-      base: r(hdr.base, 'dec_base'),
-      width: r(hdr.width, 'dec_width'),
-      height: r(hdr.height, 'dec_height'),
-      format: r(hdr.format, 'dec_format'),
-      mipCount: r(hdr.mipCount, 'dec_mip_count'),
-      wraps: r(cat(hdr.wrapT, hdr.wrapS), 'dec_wraps'),
-      filter: r(smp.filter, 'dec_filter'),
-      status: r(cat(lit(0, 1), smp.invalid, hdr.invalid), 'dec_status'),
-      s: r(dS, 'dec_s'),
-      t: r(dT, 'dec_t'),
-      control: r(dControl, 'dec_control'),
-    };
-    const lodUnit = m.instance(TextureLod, p.float, { name: 'lod_unit' });
-    lodUnit.io.in_valid.set(v0);
-    lodUnit.io.width.set(dec.width);
-    lodUnit.io.height.set(dec.height);
-    lodUnit.io.mip_count.set(dec.mipCount);
-    lodUnit.io.lod_bias.set(r(smp.lodBias, 'dec_lod_bias'));
-    lodUnit.io.lod_min.set(r(smp.lodMin, 'dec_lod_min'));
-    lodUnit.io.lod_max.set(r(smp.lodMax, 'dec_lod_max'));
-    lodUnit.io.lod_clamp.set(dec.control.bits(TXD_CONTROL.lodClamp.lo + TXD_CONTROL.lodClamp.width - 1, TXD_CONTROL.lodClamp.lo));
-    lodUnit.io.dsdx.set(r(dDsdx, 'dec_dsdx'));
-    lodUnit.io.dsdy.set(r(dDsdy, 'dec_dsdy'));
-    lodUnit.io.dtdx.set(r(dDtdx, 'dec_dtdx'));
-    lodUnit.io.dtdy.set(r(dDtdy, 'dec_dtdy'));
-    const lodLat = textureLodLatency(p.float);
-    const offsetByte = dec.control.bits(TXD_CONTROL.offset.lo + TXD_CONTROL.offset.width - 1, TXD_CONTROL.offset.lo);
-    // Everything else the item needs waits beside the LOD unit.
-    const l = {
-      base: delay(m, dec.base, lodLat, 'l_base'),
-      width: delay(m, dec.width, lodLat, 'l_width'),
-      height: delay(m, dec.height, lodLat, 'l_height'),
-      format: delay(m, dec.format, lodLat, 'l_format'),
-      mipCount: delay(m, dec.mipCount, lodLat, 'l_mip_count'),
-      wraps: delay(m, dec.wraps, lodLat, 'l_wraps'),
-      filter: delay(m, dec.filter, lodLat, 'l_filter'),
-      status: delay(m, dec.status, lodLat, 'l_status'),
-      s: delay(m, dec.s, lodLat, 'l_s'),
-      t: delay(m, dec.t, lodLat, 'l_t'),
-      offset: delay(m, offsetByte, lodLat, 'l_offset'),
-    };
-
-    // Level select (sampleTxd): trilinear d = lod >> 8 with the fraction, a zero fraction one level; otherwise the nearest level (lod + 127) >> 8.
-    const lod = lodUnit.io.lod;
-    const trilinear = l.filter.eq(FILTER_TRILINEAR);
-    const level = mux(trilinear, lod.bits(11, 8), lod.zext(13).add(127).bits(11, 8));
-    const fraction = mux(trilinear, lod.bits(7, 0), lit(0, 8));
-    const s1 = {
-      valid: m.regNext(lodUnit.io.out_valid, { reset: 0, name: 's1_valid' }),
-      level: r(level, 's1_level'),
-      fraction: r(fraction, 's1_fraction'),
-      texels: mipLevelTexels(l.width, l.height).map((t, k) => r(t, `s1_texels${k}`)),
-      width: r(l.width, 's1_width'),
-      height: r(l.height, 's1_height'),
-      base: r(l.base, 's1_base'),
-      format: r(l.format, 's1_format'),
-      mipCount: r(l.mipCount, 's1_mip_count'),
-      wraps: r(l.wraps, 's1_wraps'),
-      filter: r(l.filter, 's1_filter'),
-      status: r(l.status, 's1_status'),
-      s: r(l.s, 's1_s'),
-      t: r(l.t, 's1_t'),
-      offset: r(l.offset, 's1_offset'),
-    };
-    const table = mipOffsetTable(s1.texels);
-    const nextLevel = s1.level.add(1);
-    const chainEnd = s1.base.zext(33).add(selectByIndex(s1.mipCount, table).zext(33));
-    const outOfMemory = s1.status.bits(0, 0).eq(0).and(chainEnd.gt(MEMORY_MAP.textureWords));
-    const s2 = {
-      valid: m.regNext(s1.valid, { reset: 0, name: 's2_valid' }),
-      fine: r(s1.base.add(selectByIndex(s1.level, table).zext(32)), 's2_fine_base'),
-      coarse: r(s1.base.add(selectByIndex(nextLevel, table).zext(32)), 's2_coarse_base'),
-      fineWidth: r(mipAxisSize(s1.width, s1.level), 's2_fine_width'),
-      fineHeight: r(mipAxisSize(s1.height, s1.level), 's2_fine_height'),
-      coarseWidth: r(mipAxisSize(s1.width, nextLevel), 's2_coarse_width'),
-      coarseHeight: r(mipAxisSize(s1.height, nextLevel), 's2_coarse_height'),
-      fraction: r(s1.fraction, 's2_fraction'),
-      format: r(s1.format, 's2_format'),
-      wraps: r(s1.wraps, 's2_wraps'),
-      filter: r(s1.filter, 's2_filter'),
-      status: r(s1.status.or(mux(outOfMemory, lit(TxdStatus.outOfMemory, 3), lit(0, 3))), 's2_status'),
-      s: r(s1.s, 's2_s'),
-      t: r(s1.t, 's2_t'),
-      offset: r(s1.offset, 's2_offset'),
-    };
-    const coords = (name: string, width: UIntValue, height: UIntValue) => {
-      const c = m.instance(TexelCoordinates, p.float, { name });
-      c.io.in_valid.set(s2.valid);
-      c.io.s.set(s2.s);
-      c.io.t.set(s2.t);
-      c.io.width.set(width);
-      c.io.height.set(height);
-      c.io.du.set(s2.offset.bits(3, 0));
-      c.io.dv.set(s2.offset.bits(7, 4));
-      c.io.bilinear.set(s2.filter.ne(FILTER_NEAREST));
-      c.io.wrap_s.set(s2.wraps.bits(1, 0));
-      c.io.wrap_t.set(s2.wraps.bits(3, 2));
-      return c;
-    };
-    const fineCoords = coords('fine_coords', s2.fineWidth, s2.fineHeight);
-    const coarseCoords = coords('coarse_coords', s2.coarseWidth, s2.coarseHeight);
-    const coordLat = texelCoordinatesLatency(p.float);
-    const c = {
-      fine: delay(m, s2.fine, coordLat, 'c_fine_base'),
-      coarse: delay(m, s2.coarse, coordLat, 'c_coarse_base'),
-      fineWidth: delay(m, s2.fineWidth, coordLat, 'c_fine_width'),
-      coarseWidth: delay(m, s2.coarseWidth, coordLat, 'c_coarse_width'),
-      fraction: delay(m, s2.fraction, coordLat, 'c_fraction'),
-      format: delay(m, s2.format, coordLat, 'c_format'),
-      filter: delay(m, s2.filter, coordLat, 'c_filter'),
-      status: delay(m, s2.status, coordLat, 'c_status'),
-    };
-    // Texel address = level base + y · level width + x (word address; only a valid item's are < 2^18 and read).
-    const address = (base: UIntValue, width: UIntValue, x: UIntValue, y: UIntValue) =>
-      base.add(y.zext(32).mul(width.zext(32))).add(x.zext(32)).trunc(TEXTURE_WORD_BITS);
-    const levelAddresses = (base: UIntValue, width: UIntValue, io2: typeof fineCoords.io) => [
-      address(base, width, io2.x0, io2.y0),
-      address(base, width, io2.x1, io2.y0),
-      address(base, width, io2.x0, io2.y1),
-      address(base, width, io2.x1, io2.y1),
-    ];
-    const addresses = [...levelAddresses(c.fine, c.fineWidth, fineCoords.io), ...levelAddresses(c.coarse, c.coarseWidth, coarseCoords.io)];
-    const ok = c.status.eq(0);
-    const nearest = c.filter.eq(FILTER_NEAREST);
-    const twoLevels = c.fraction.ne(0);
-    // T00 always; T10, T01, T11 unless nearest; level d + 1 only when blended.
-    const needed = [ok, ok.and(nearest.not()), ok.and(nearest.not()), ok.and(nearest.not()), ...[0, 1, 2, 3].map(() => ok.and(twoLevels))];
-    const queued = m.instance(Fifo, { payload: AddressEntry, depth: p.queueDepth }, { name: 'address_queue' });
-    queued.io.enq.valid.set(m.regNext(fineCoords.io.out_valid, { reset: 0, name: 'a_valid' }));
-    const entry = m.reg(AddressEntry, { name: 'a_entry' });
-    entry.blend.status.set(c.status);
-    entry.blend.filter.set(c.filter);
-    entry.blend.format.set(c.format);
-    entry.blend.fraction.set(c.fraction);
-    [fineCoords.io.weight_a, fineCoords.io.weight_b, coarseCoords.io.weight_a, coarseCoords.io.weight_b].forEach((w, k) => entry.blend.weights.at(k).set(w));
-    entry.texels.elems.forEach((t, k) => {
-      t.address.set(addresses[k]!);
-      t.needed.set(needed[k]!);
+    m.when(cache.io.hit.at(1), () => {
+      haveSampler.set(true);
+      heldSampler.set(cache.io.data.at(1));
     });
-    m.connect(queued.io.enq.bits, entry);
+  });
+  return { valid: dValid, request: d, cache, headerLine, samplerLine, headerWords, samplerWords, headerReady, ready: descReady, launch, inflight };
+}
 
-    // ---- Texel stage (TexelFetch): line lookups and fetches run ahead of the data reads; the blend parameters pass through it.
-    const ports = queued.io.deq.bits.texels.elems;
-    const fetch = m.instance(TexelFetch, { ports: TEXEL_PORTS, lines: p.texelLines, aheadDepth: p.aheadDepth, maxFills: MAX_FILLS, allocsPerCycle: p.allocsPerCycle, requestDepth: REQUEST_DEPTH, pass: BlendParams }, { name: 'texel_fetch' });
-    fetch.io.in_valid.set(queued.io.deq.valid);
-    queued.io.deq.ready.set(fetch.io.in_ready);
-    ports.forEach((q, k) => fetch.io.in_addr.at(k).set(q.address));
-    fetch.io.in_needed.set(cat(...ports.map((q) => q.needed).reverse()));
-    m.connect(fetch.io.in_pass, queued.io.deq.bits.blend);
-    fetch.io.flush.set(io.flush);
-    // Requests issued and not yet answered (in the back half or the answer queue): at most the queue's depth.
-    const answerDepth = textureBackLatency(p) + RESPONSE_SLACK;
-    const backInFlight = m.reg(UInt(clog2(answerDepth + 1)), { reset: 0, name: 'back_in_flight' });
-    fetch.io.out_ready.set(backInFlight.lt(answerDepth));
-    const issue = fetch.io.out_valid;
-    side.io.deq.ready.set(issue);
-    m.when(launch.and(issue.not()), () => inflight.set(inflight.add(1))).elsewhen(issue.and(launch.not()), () => inflight.set(inflight.sub(1)));
-    const held = fetch.io.out_pass;
-    const [hStatus, hFilter, hFormat, hFraction] = [held.status, held.filter, held.format, held.fraction];
-    const hWeights = held.weights.elems;
+function sideFifo(m: ModuleBuilder, p: TextureUnitParams) {
+  return m.instance(Fifo, { payload: SideEntry(p.tagBits), depth: p.queueDepth }, { name: 'side_queue' });
+}
+type SideQueue = ReturnType<typeof sideFifo>;
 
-    // ---- Memory port: the texel stage's fetches first; a descriptor line when the port is free. Answers come in order: a queue says whose each is.
-    const descPending = m.reg(Bool, { reset: 0, name: 'descriptor_pending' });
-    const fillTag = m.reg(UInt(TXD_HANDLE.header.width), { name: 'descriptor_fill_tag' });
-    const owners = m.instance(Fifo, { payload: Bool, depth: MAX_FILLS + 1 }, { name: 'fill_owners' });
-    const headerMissing = dValid.and(headerReady.not());
-    const descMissing = dValid.and(descReady.not());
-    const descLine = mux(headerMissing, headerLine, samplerLine);
-    const descStart = descMissing.and(descPending.not()).and(fetch.io.mem_req_valid.not());
-    io.mem.req_valid.set(fetch.io.mem_req_valid.or(descStart));
-    io.mem.req_line.set(mux(fetch.io.mem_req_valid, fetch.io.mem_req_line, descLine.trunc(TEXTURE_LINE_BITS)));
-    owners.io.enq.valid.set(fetch.io.mem_req_valid.or(descStart));
-    owners.io.enq.bits.set(fetch.io.mem_req_valid);
-    owners.io.deq.ready.set(io.mem.resp_valid);
-    const forTexels = owners.io.deq.bits;
-    m.when(descStart, () => {
-      descPending.set(true);
-      fillTag.set(descLine);
-    }).elsewhen(io.mem.resp_valid.and(forTexels.not()), () => descPending.set(false));
-    // A header past texture memory reads as zeroes (an invalid header), as the ISS's out-of-range handle does.
-    const outside = fillTag.bits(TXD_HANDLE.header.width - 1, TEXTURE_LINE_BITS).ne(0);
-    descCache.io.fill_valid.set(io.mem.resp_valid.and(forTexels.not()));
-    descCache.io.fill_tag.set(fillTag);
-    descCache.io.fill_data.set(mux(outside, lit(0, 128), io.mem.resp_data));
-    fetch.io.fill_valid.set(io.mem.resp_valid.and(forTexels));
-    fetch.io.fill_data.set(io.mem.resp_data);
+/** The mask, old lanes and tag wait in order beside the middle pipeline. */
+function sideQueue(m: ModuleBuilder, p: TextureUnitParams, desc: DescriptorStage): SideQueue {
+  const side = sideFifo(m, p);
+  side.io.enq.valid.set(desc.launch);
+  side.io.enq.bits.dest.set(desc.request.dest);
+  side.io.enq.bits.mask.set(desc.request.mask);
+  side.io.enq.bits.tag.set(desc.request.tag);
+  return side;
+}
 
-    // ---- Back: the two bilinear blends, the level blend, the write mask.
-    const words = Array.from({ length: TEXEL_PORTS }, (_, k) => fetch.io.out_words.at(k));
-    const blend = (name: string, k: number, weightA: UIntValue, weightB: UIntValue) => {
-      const b = m.instance(BilinearBlend, p.float, { name });
-      b.io.in_valid.set(issue);
-      b.io.t00.set(words[k]!);
-      b.io.t10.set(words[k + 1]!);
-      b.io.t01.set(words[k + 2]!);
-      b.io.t11.set(words[k + 3]!);
-      b.io.format.set(hFormat);
-      b.io.weight_a.set(weightA);
-      b.io.weight_b.set(weightB);
-      return b;
-    };
-    const fine = blend('fine_blend', 0, hWeights[0]!, hWeights[1]!);
-    const coarse = blend('coarse_blend', 4, hWeights[2]!, hWeights[3]!);
-    const blendLat = bilinearBlendLatency(p.float);
-    // Nearest reads one texel's channels as they are (a blend with weight 0 would turn ±inf into NaN).
-    const nearestLate = delay(m, hFilter.eq(FILTER_NEAREST), blendLat, 'b_nearest');
-    const nearestColour = cat(...texelChannelsHw(delay(m, words[0]!, blendLat, 'b_t00'), delay(m, hFormat, blendLat, 'b_format')).reverse());
-    const levels = m.instance(LevelBlend, p.float, { name: 'level_blend' });
-    levels.io.in_valid.set(fine.io.out_valid);
-    levels.io.fine.set(mux(nearestLate, nearestColour, fine.io.rgba));
-    levels.io.coarse.set(coarse.io.rgba);
-    levels.io.fraction.set(delay(m, hFraction, blendLat, 'b_fraction'));
-    const backLat = blendLat + levelBlendLatency(p.float);
-    const lateStatus = delay(m, hStatus, backLat, 'o_status');
-    const dest = delay(m, side.io.deq.bits.dest, backLat, 'o_dest');
-    const mask = delay(m, side.io.deq.bits.mask, backLat, 'o_mask');
-    const colour = mux(lateStatus.eq(0), levels.io.rgba, lit(0, 128));
-    const lanes = [0, 1, 2, 3].map((k) => mux(mask.bit(k), colour.bits(32 * k + 31, 32 * k), dest.bits(32 * k + 31, 32 * k)));
-    // The answers queue: the back half never stalls, so the texel stage issues only while the queue will have room for everything in flight.
-    const answers = m.instance(Fifo, { payload: TxdResponse(p.tagBits), depth: answerDepth }, { name: 'answer_queue' });
-    answers.io.enq.valid.set(delayValid(m, issue, backLat + 1, 'answer_valid'));
-    const answer = m.reg(TxdResponse(p.tagBits), { name: 'answer' });
-    answer.rgba.set(cat(...lanes.reverse()));
-    answer.status.set(lateStatus);
-    answer.tag.set(delay(m, side.io.deq.bits.tag, backLat, 'o_tag'));
-    m.connect(answers.io.enq.bits, answer);
-    io.resp.valid.set(answers.io.deq.valid);
-    m.connect(io.resp.bits, answers.io.deq.bits);
-    answers.io.deq.ready.set(io.resp.ready);
-    m.when(issue.and(answers.io.deq.fire.not()), () => backInFlight.set(backInFlight.add(1))).elsewhen(answers.io.deq.fire.and(issue.not()), () => backInFlight.set(backInFlight.sub(1)));
+/** A request's fields in the middle pipeline at one stage: what it carries, each a register (or a delay line). */
+type Fields<K extends string> = { readonly valid: BoolValue } & { readonly [F in K]: UIntValue };
 
-    // ---- Counters.
-    const issued = counter('issued_count');
-    const descFills = counter('descriptor_fill_count');
-    const descStalls = counter('descriptor_stall_count');
-    m.when(issue, () => issued.set(issued.add(1)));
-    m.when(descCache.io.fill_valid, () => descFills.set(descFills.add(1)));
-    m.when(dValid.and(descReady.not()), () => descStalls.set(descStalls.add(1)));
-    io.counters.issued.set(issued);
-    io.counters.texel_lookups.set(fetch.io.lookups);
-    io.counters.texel_hits.set(fetch.io.hits);
-    io.counters.texel_fills.set(fetch.io.fills);
-    io.counters.descriptor_fills.set(descFills);
-    io.counters.stall_cycles.set(fetch.io.stall_cycles);
-    io.counters.descriptor_stall_cycles.set(descStalls);
-  },
-);
+type Decoded = Fields<'base' | 'width' | 'height' | 'format' | 'mipCount' | 'wraps' | 'filter' | 'status' | 's' | 't' | 'control' | 'lodBias' | 'lodMin' | 'lodMax' | 'dsdx' | 'dsdy' | 'dtdx' | 'dtdy'>;
+
+/** Decode (1 cycle): the header and sampler fields, the status of invalid descriptors, the coordinates and derivatives. */
+function decodeStage(m: ModuleBuilder, desc: DescriptorStage): Decoded {
+  const r = <V extends UIntValue | BoolValue>(x: V, name: string): V => stage(m, x, name);
+  const valid = m.regNext(desc.launch, { reset: 0, name: 'decode_valid' });
+  const hdr = decodeHeaderHw(desc.headerWords);
+  const smp = decodeSamplerHw(desc.samplerWords);
+  const { coords, derivatives } = desc.request;
+  const decoded = {
+    valid,
+    base: r(hdr.base, 'dec_base'),
+    width: r(hdr.width, 'dec_width'),
+    height: r(hdr.height, 'dec_height'),
+    format: r(hdr.format, 'dec_format'),
+    mipCount: r(hdr.mipCount, 'dec_mip_count'),
+    wraps: r(cat(hdr.wrapT, hdr.wrapS), 'dec_wraps'),
+    filter: r(smp.filter, 'dec_filter'),
+    status: r(cat(lit(0, 1), smp.invalid, hdr.invalid), 'dec_status'),
+    s: r(lane(coords, 0), 'dec_s'),
+    t: r(lane(coords, 1), 'dec_t'),
+    control: r(lane(coords, 3), 'dec_control'),
+  };
+  return {
+    ...decoded,
+    lodBias: r(smp.lodBias, 'dec_lod_bias'),
+    lodMin: r(smp.lodMin, 'dec_lod_min'),
+    lodMax: r(smp.lodMax, 'dec_lod_max'),
+    dsdx: r(lane(derivatives, 0), 'dec_dsdx'),
+    dsdy: r(lane(derivatives, 1), 'dec_dsdy'),
+    dtdx: r(lane(derivatives, 2), 'dec_dtdx'),
+    dtdy: r(lane(derivatives, 3), 'dec_dtdy'),
+  };
+}
+
+type LodFields = Fields<'lod' | 'base' | 'width' | 'height' | 'format' | 'mipCount' | 'wraps' | 'filter' | 'status' | 's' | 't' | 'offset'>;
+
+/** LOD (TextureLod): the level of detail; everything else the request needs waits beside the unit. */
+function lodStage(m: ModuleBuilder, p: TextureUnitParams, dec: Decoded): LodFields {
+  const lodUnit = m.instance(TextureLod, p.float, { name: 'lod_unit' });
+  lodUnit.io.in_valid.set(dec.valid);
+  lodUnit.io.width.set(dec.width);
+  lodUnit.io.height.set(dec.height);
+  lodUnit.io.mip_count.set(dec.mipCount);
+  lodUnit.io.lod_bias.set(dec.lodBias);
+  lodUnit.io.lod_min.set(dec.lodMin);
+  lodUnit.io.lod_max.set(dec.lodMax);
+  lodUnit.io.lod_clamp.set(dec.control.bits(TXD_CONTROL.lodClamp.lo + TXD_CONTROL.lodClamp.width - 1, TXD_CONTROL.lodClamp.lo));
+  lodUnit.io.dsdx.set(dec.dsdx);
+  lodUnit.io.dsdy.set(dec.dsdy);
+  lodUnit.io.dtdx.set(dec.dtdx);
+  lodUnit.io.dtdy.set(dec.dtdy);
+  const lat = textureLodLatency(p.float);
+  const offsetByte = dec.control.bits(TXD_CONTROL.offset.lo + TXD_CONTROL.offset.width - 1, TXD_CONTROL.offset.lo);
+  return {
+    valid: lodUnit.io.out_valid,
+    lod: lodUnit.io.lod,
+    base: delay(m, dec.base, lat, 'l_base'),
+    width: delay(m, dec.width, lat, 'l_width'),
+    height: delay(m, dec.height, lat, 'l_height'),
+    format: delay(m, dec.format, lat, 'l_format'),
+    mipCount: delay(m, dec.mipCount, lat, 'l_mip_count'),
+    wraps: delay(m, dec.wraps, lat, 'l_wraps'),
+    filter: delay(m, dec.filter, lat, 'l_filter'),
+    status: delay(m, dec.status, lat, 'l_status'),
+    s: delay(m, dec.s, lat, 'l_s'),
+    t: delay(m, dec.t, lat, 'l_t'),
+    offset: delay(m, offsetByte, lat, 'l_offset'),
+  };
+}
+
+type LevelSelect = Fields<'level' | 'fraction' | 'width' | 'height' | 'base' | 'format' | 'mipCount' | 'wraps' | 'filter' | 'status' | 's' | 't' | 'offset'> & { readonly texels: readonly UIntValue[] };
+
+/** Level select (sampleTxd): trilinear d = lod >> 8 with the fraction, a zero fraction one level; otherwise the nearest level (lod + 127) >> 8. The levels' sizes in texels. */
+function levelSelectStage(m: ModuleBuilder, l: LodFields): LevelSelect {
+  const r = <V extends UIntValue | BoolValue>(x: V, name: string): V => stage(m, x, name);
+  const trilinear = l.filter.eq(FILTER_TRILINEAR);
+  const level = mux(trilinear, l.lod.bits(11, 8), l.lod.zext(13).add(127).bits(11, 8));
+  const fraction = mux(trilinear, l.lod.bits(7, 0), lit(0, 8));
+  return {
+    valid: m.regNext(l.valid, { reset: 0, name: 's1_valid' }),
+    level: r(level, 's1_level'),
+    fraction: r(fraction, 's1_fraction'),
+    texels: mipLevelTexels(l.width, l.height).map((t, k) => r(t, `s1_texels${k}`)),
+    width: r(l.width, 's1_width'),
+    height: r(l.height, 's1_height'),
+    base: r(l.base, 's1_base'),
+    format: r(l.format, 's1_format'),
+    mipCount: r(l.mipCount, 's1_mip_count'),
+    wraps: r(l.wraps, 's1_wraps'),
+    filter: r(l.filter, 's1_filter'),
+    status: r(l.status, 's1_status'),
+    s: r(l.s, 's1_s'),
+    t: r(l.t, 's1_t'),
+    offset: r(l.offset, 's1_offset'),
+  };
+}
+
+type LevelBases = Fields<'fine' | 'coarse' | 'fineWidth' | 'fineHeight' | 'coarseWidth' | 'coarseHeight' | 'fraction' | 'format' | 'wraps' | 'filter' | 'status' | 's' | 't' | 'offset'>;
+
+/** Level offsets: the base and size of level d (fine) and d + 1 (coarse); a chain past texture memory is out of memory. */
+function levelBaseStage(m: ModuleBuilder, s1: LevelSelect): LevelBases {
+  const r = <V extends UIntValue | BoolValue>(x: V, name: string): V => stage(m, x, name);
+  const table = mipOffsetTable(s1.texels);
+  const nextLevel = s1.level.add(1);
+  const chainEnd = s1.base.zext(33).add(selectByIndex(s1.mipCount, table).zext(33));
+  const outOfMemory = s1.status.bits(0, 0).eq(0).and(chainEnd.gt(MEMORY_MAP.textureWords));
+  return {
+    valid: m.regNext(s1.valid, { reset: 0, name: 's2_valid' }),
+    fine: r(s1.base.add(selectByIndex(s1.level, table).zext(32)), 's2_fine_base'),
+    coarse: r(s1.base.add(selectByIndex(nextLevel, table).zext(32)), 's2_coarse_base'),
+    fineWidth: r(mipAxisSize(s1.width, s1.level), 's2_fine_width'),
+    fineHeight: r(mipAxisSize(s1.height, s1.level), 's2_fine_height'),
+    coarseWidth: r(mipAxisSize(s1.width, nextLevel), 's2_coarse_width'),
+    coarseHeight: r(mipAxisSize(s1.height, nextLevel), 's2_coarse_height'),
+    fraction: r(s1.fraction, 's2_fraction'),
+    format: r(s1.format, 's2_format'),
+    wraps: r(s1.wraps, 's2_wraps'),
+    filter: r(s1.filter, 's2_filter'),
+    status: r(s1.status.or(mux(outOfMemory, lit(TxdStatus.outOfMemory, 3), lit(0, 3))), 's2_status'),
+    s: r(s1.s, 's2_s'),
+    t: r(s1.t, 's2_t'),
+    offset: r(s1.offset, 's2_offset'),
+  };
+}
+
+function texelCoordinates(m: ModuleBuilder, p: TextureUnitParams, s2: LevelBases, name: string, width: UIntValue, height: UIntValue) {
+  const c = m.instance(TexelCoordinates, p.float, { name });
+  c.io.in_valid.set(s2.valid);
+  c.io.s.set(s2.s);
+  c.io.t.set(s2.t);
+  c.io.width.set(width);
+  c.io.height.set(height);
+  c.io.du.set(s2.offset.bits(3, 0));
+  c.io.dv.set(s2.offset.bits(7, 4));
+  c.io.bilinear.set(s2.filter.ne(FILTER_NEAREST));
+  c.io.wrap_s.set(s2.wraps.bits(1, 0));
+  c.io.wrap_t.set(s2.wraps.bits(3, 2));
+  return c.io;
+}
+type CoordinatesIo = ReturnType<typeof texelCoordinates>;
+
+type Coordinates = Fields<'fine' | 'coarse' | 'fineWidth' | 'coarseWidth' | 'fraction' | 'format' | 'filter' | 'status'> & { readonly fineCoords: CoordinatesIo; readonly coarseCoords: CoordinatesIo };
+
+/** Texel coordinates (TexelCoordinates) in both levels: the footprint's corners and bilinear weights; the level bases wait beside them. */
+function coordinateStage(m: ModuleBuilder, p: TextureUnitParams, s2: LevelBases): Coordinates {
+  const fineCoords = texelCoordinates(m, p, s2, 'fine_coords', s2.fineWidth, s2.fineHeight);
+  const coarseCoords = texelCoordinates(m, p, s2, 'coarse_coords', s2.coarseWidth, s2.coarseHeight);
+  const lat = texelCoordinatesLatency(p.float);
+  return {
+    valid: fineCoords.out_valid,
+    fineCoords,
+    coarseCoords,
+    fine: delay(m, s2.fine, lat, 'c_fine_base'),
+    coarse: delay(m, s2.coarse, lat, 'c_coarse_base'),
+    fineWidth: delay(m, s2.fineWidth, lat, 'c_fine_width'),
+    coarseWidth: delay(m, s2.coarseWidth, lat, 'c_coarse_width'),
+    fraction: delay(m, s2.fraction, lat, 'c_fraction'),
+    format: delay(m, s2.format, lat, 'c_format'),
+    filter: delay(m, s2.filter, lat, 'c_filter'),
+    status: delay(m, s2.status, lat, 'c_status'),
+  };
+}
+
+/** Texel address = level base + y · level width + x (word address; only a valid item's are < 2^18 and read). */
+const texelAddress = (base: UIntValue, width: UIntValue, x: UIntValue, y: UIntValue) =>
+  base.add(y.zext(32).mul(width.zext(32))).add(x.zext(32)).trunc(TEXTURE_WORD_BITS);
+
+/** T00, T10, T01, T11 of one level. */
+const levelAddresses = (base: UIntValue, width: UIntValue, c: CoordinatesIo) => [
+  texelAddress(base, width, c.x0, c.y0),
+  texelAddress(base, width, c.x1, c.y0),
+  texelAddress(base, width, c.x0, c.y1),
+  texelAddress(base, width, c.x1, c.y1),
+];
+
+function addressFifo(m: ModuleBuilder, p: TextureUnitParams) {
+  return m.instance(Fifo, { payload: AddressEntry, depth: p.queueDepth }, { name: 'address_queue' });
+}
+type AddressQueue = ReturnType<typeof addressFifo>;
+
+/** Addresses (1 cycle): the eight texel addresses and which the filter reads, into the address queue with the blend parameters. */
+function addressStage(m: ModuleBuilder, p: TextureUnitParams, c: Coordinates): AddressQueue {
+  const addresses = [...levelAddresses(c.fine, c.fineWidth, c.fineCoords), ...levelAddresses(c.coarse, c.coarseWidth, c.coarseCoords)];
+  const ok = c.status.eq(0);
+  const nearest = c.filter.eq(FILTER_NEAREST);
+  const twoLevels = c.fraction.ne(0);
+  // T00 always; T10, T01, T11 unless nearest; level d + 1 only when blended.
+  const needed = [ok, ok.and(nearest.not()), ok.and(nearest.not()), ok.and(nearest.not()), ...[0, 1, 2, 3].map(() => ok.and(twoLevels))];
+  const queued = addressFifo(m, p);
+  queued.io.enq.valid.set(m.regNext(c.valid, { reset: 0, name: 'a_valid' }));
+  const entry = m.reg(AddressEntry, { name: 'a_entry' });
+  entry.blend.status.set(c.status);
+  entry.blend.filter.set(c.filter);
+  entry.blend.format.set(c.format);
+  entry.blend.fraction.set(c.fraction);
+  [c.fineCoords.weight_a, c.fineCoords.weight_b, c.coarseCoords.weight_a, c.coarseCoords.weight_b].forEach((w, k) => entry.blend.weights.at(k).set(w));
+  entry.texels.elems.forEach((t, k) => {
+    t.address.set(addresses[k]!);
+    t.needed.set(needed[k]!);
+  });
+  m.connect(queued.io.enq.bits, entry);
+  return queued;
+}
+
+function texelFetch(m: ModuleBuilder, p: TextureUnitParams) {
+  return m.instance(TexelFetch, { ports: TEXEL_PORTS, lines: p.texelLines, aheadDepth: p.aheadDepth, maxFills: MAX_FILLS, allocsPerCycle: p.allocsPerCycle, requestDepth: REQUEST_DEPTH, pass: BlendParams }, { name: 'texel_fetch' });
+}
+type TexelFetchIo = ReturnType<typeof texelFetch>['io'];
+
+interface TexelStage {
+  readonly fetch: TexelFetchIo;
+  /** A request leaves with its texel words (and its blend parameters, `fetch.out_pass`). */
+  readonly issue: BoolValue;
+  /** Requests issued and not yet answered (in the back half or the answer queue), and the most there may be. */
+  readonly backInFlight: UIntValue;
+  readonly answerDepth: number;
+}
+
+/** Texel stage (TexelFetch): line lookups and fetches run ahead of the data reads; the blend parameters pass through it. An issue returns a credit. */
+function texelStage(m: ModuleBuilder, io: TextureUnitIo, p: TextureUnitParams, queued: AddressQueue, desc: DescriptorStage, side: SideQueue): TexelStage {
+  const ports = queued.io.deq.bits.texels.elems;
+  const fetch = texelFetch(m, p).io;
+  fetch.in_valid.set(queued.io.deq.valid);
+  queued.io.deq.ready.set(fetch.in_ready);
+  ports.forEach((q, k) => fetch.in_addr.at(k).set(q.address));
+  fetch.in_needed.set(cat(...ports.map((q) => q.needed).reverse()));
+  m.connect(fetch.in_pass, queued.io.deq.bits.blend);
+  fetch.flush.set(io.flush);
+  // Requests issued and not yet answered: at most the answer queue's depth.
+  const answerDepth = textureBackLatency(p) + RESPONSE_SLACK;
+  const backInFlight = m.reg(UInt(clog2(answerDepth + 1)), { reset: 0, name: 'back_in_flight' });
+  fetch.out_ready.set(backInFlight.lt(answerDepth));
+  const issue = fetch.out_valid;
+  side.io.deq.ready.set(issue);
+  const { launch, inflight } = desc;
+  m.when(launch.and(issue.not()), () => inflight.set(inflight.add(1))).elsewhen(issue.and(launch.not()), () => inflight.set(inflight.sub(1)));
+  return { fetch, issue, backInFlight, answerDepth };
+}
+
+/** Memory port: the texel stage's fetches first; a descriptor line when the port is free. Answers come in order: a queue says whose each is. */
+function memoryPort(m: ModuleBuilder, io: TextureUnitIo, desc: DescriptorStage, fetch: TexelFetchIo): void {
+  const descPending = m.reg(Bool, { reset: 0, name: 'descriptor_pending' });
+  const fillTag = m.reg(UInt(TXD_HANDLE.header.width), { name: 'descriptor_fill_tag' });
+  const owners = m.instance(Fifo, { payload: Bool, depth: MAX_FILLS + 1 }, { name: 'fill_owners' });
+  const headerMissing = desc.valid.and(desc.headerReady.not());
+  const descMissing = desc.valid.and(desc.ready.not());
+  const descLine = mux(headerMissing, desc.headerLine, desc.samplerLine);
+  const descStart = descMissing.and(descPending.not()).and(fetch.mem_req_valid.not());
+  io.mem.req_valid.set(fetch.mem_req_valid.or(descStart));
+  io.mem.req_line.set(mux(fetch.mem_req_valid, fetch.mem_req_line, descLine.trunc(TEXTURE_LINE_BITS)));
+  owners.io.enq.valid.set(fetch.mem_req_valid.or(descStart));
+  owners.io.enq.bits.set(fetch.mem_req_valid);
+  owners.io.deq.ready.set(io.mem.resp_valid);
+  const forTexels = owners.io.deq.bits;
+  m.when(descStart, () => {
+    descPending.set(true);
+    fillTag.set(descLine);
+  }).elsewhen(io.mem.resp_valid.and(forTexels.not()), () => descPending.set(false));
+  // A header past texture memory reads as zeroes (an invalid header), as the ISS's out-of-range handle does.
+  const outside = fillTag.bits(TXD_HANDLE.header.width - 1, TEXTURE_LINE_BITS).ne(0);
+  desc.cache.io.fill_valid.set(io.mem.resp_valid.and(forTexels.not()));
+  desc.cache.io.fill_tag.set(fillTag);
+  desc.cache.io.fill_data.set(mux(outside, lit(0, 128), io.mem.resp_data));
+  fetch.fill_valid.set(io.mem.resp_valid.and(forTexels));
+  fetch.fill_data.set(io.mem.resp_data);
+}
+
+function bilinearBlend(m: ModuleBuilder, p: TextureUnitParams, t: TexelStage, name: string, first: number, weightA: UIntValue, weightB: UIntValue) {
+  const b = m.instance(BilinearBlend, p.float, { name });
+  b.io.in_valid.set(t.issue);
+  b.io.t00.set(t.fetch.out_words.at(first));
+  b.io.t10.set(t.fetch.out_words.at(first + 1));
+  b.io.t01.set(t.fetch.out_words.at(first + 2));
+  b.io.t11.set(t.fetch.out_words.at(first + 3));
+  b.io.format.set(t.fetch.out_pass.format);
+  b.io.weight_a.set(weightA);
+  b.io.weight_b.set(weightB);
+  return b.io;
+}
+
+/** Back: the two bilinear blends and the level blend (a nearest filter reads its texel's channels as they are). */
+function blendStage(m: ModuleBuilder, p: TextureUnitParams, t: TexelStage): UIntValue {
+  const held = t.fetch.out_pass;
+  const weights = held.weights.elems;
+  const fine = bilinearBlend(m, p, t, 'fine_blend', 0, weights[0]!, weights[1]!);
+  const coarse = bilinearBlend(m, p, t, 'coarse_blend', 4, weights[2]!, weights[3]!);
+  const blendLat = bilinearBlendLatency(p.float);
+  // A blend with weight 0 would turn ±inf into NaN.
+  const nearestLate = delay(m, held.filter.eq(FILTER_NEAREST), blendLat, 'b_nearest');
+  const nearestColour = cat(...texelChannelsHw(delay(m, t.fetch.out_words.at(0), blendLat, 'b_t00'), delay(m, held.format, blendLat, 'b_format')).reverse());
+  const levels = m.instance(LevelBlend, p.float, { name: 'level_blend' });
+  levels.io.in_valid.set(fine.out_valid);
+  levels.io.fine.set(mux(nearestLate, nearestColour, fine.rgba));
+  levels.io.coarse.set(coarse.rgba);
+  levels.io.fraction.set(delay(m, held.fraction, blendLat, 'b_fraction'));
+  return levels.io.rgba;
+}
+
+/** Back, last cycle: the write mask keeps RVd's other lanes; the answer waits in the answer queue for resp_ready. */
+function backStage(m: ModuleBuilder, io: TextureUnitIo, p: TextureUnitParams, t: TexelStage, side: SideQueue): void {
+  const rgba = blendStage(m, p, t);
+  const backLat = bilinearBlendLatency(p.float) + levelBlendLatency(p.float);
+  const lateStatus = delay(m, t.fetch.out_pass.status, backLat, 'o_status');
+  const dest = delay(m, side.io.deq.bits.dest, backLat, 'o_dest');
+  const mask = delay(m, side.io.deq.bits.mask, backLat, 'o_mask');
+  const colour = mux(lateStatus.eq(0), rgba, lit(0, 128));
+  const lanes = [0, 1, 2, 3].map((k) => mux(mask.bit(k), lane(colour, k), lane(dest, k)));
+  // The back half never stalls, so the texel stage issues only while the queue will have room for everything in flight.
+  const answers = m.instance(Fifo, { payload: TxdResponse(p.tagBits), depth: t.answerDepth }, { name: 'answer_queue' });
+  answers.io.enq.valid.set(delayValid(m, t.issue, backLat + 1, 'answer_valid'));
+  const answer = m.reg(TxdResponse(p.tagBits), { name: 'answer' });
+  answer.rgba.set(cat(...lanes.reverse()));
+  answer.status.set(lateStatus);
+  answer.tag.set(delay(m, side.io.deq.bits.tag, backLat, 'o_tag'));
+  m.connect(answers.io.enq.bits, answer);
+  m.connect(io.resp, answers.io.deq);
+  const { issue, backInFlight } = t;
+  m.when(issue.and(answers.io.deq.fire.not()), () => backInFlight.set(backInFlight.add(1))).elsewhen(answers.io.deq.fire.and(issue.not()), () => backInFlight.set(backInFlight.sub(1)));
+}
+
+/** The counters: the unit's own (issues, descriptor fills and stalls) and the texel stage's. */
+function countEvents(m: ModuleBuilder, io: TextureUnitIo, desc: DescriptorStage, t: TexelStage): void {
+  const counter = (name: string) => m.reg(UInt(32), { reset: 0, name });
+  const issued = counter('issued_count');
+  const descFills = counter('descriptor_fill_count');
+  const descStalls = counter('descriptor_stall_count');
+  m.when(t.issue, () => issued.set(issued.add(1)));
+  m.when(desc.cache.io.fill_valid, () => descFills.set(descFills.add(1)));
+  m.when(desc.valid.and(desc.ready.not()), () => descStalls.set(descStalls.add(1)));
+  io.counters.issued.set(issued);
+  io.counters.texel_lookups.set(t.fetch.lookups);
+  io.counters.texel_hits.set(t.fetch.hits);
+  io.counters.texel_fills.set(t.fetch.fills);
+  io.counters.descriptor_fills.set(descFills);
+  io.counters.stall_cycles.set(t.fetch.stall_cycles);
+  io.counters.descriptor_stall_cycles.set(descStalls);
+}

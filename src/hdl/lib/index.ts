@@ -4,7 +4,7 @@ export { selectByIndex } from './selectByIndex.ts';
 export { Fifo, type FifoParams, type FifoPorts } from './fifo.ts';
 export { SkidBuffer, type SkidBufferParams, type SkidBufferPorts } from './skid.ts';
 export { RoundRobinArbiter, type ArbiterParams, type ArbiterPorts } from './arbiter.ts';
-export type { PayloadParams, PayloadOf } from './payload.ts';
+export { payloadType, toWord, fromWord, type PayloadParams, type PayloadOf } from './payload.ts';
 export { Counter, UpDownCounter } from './counter.ts';
 export { ShiftRegister } from './shiftRegister.ts';
 export { delay, delayValid } from './delay.ts';

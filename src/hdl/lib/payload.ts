@@ -1,5 +1,5 @@
-// The payload of a stream block (Fifo, SkidBuffer, RoundRobinArbiter): a data type, or a UInt given by its width.
-import { BoolType, BundleType, ClockType, EnumType, SIntType, UIntType, UInt, VecType, hideFromSourceLocations, packBits, unpackBits, type HType, type HValue, type ModuleBuilder, type UIntValue } from '../index.ts';
+// The payload of a stream block (Fifo, SkidBuffer, RoundRobinArbiter, AsyncFifo; a queue of your own): a data type, or a UInt given by its width.
+import { BoolType, BundleType, ClockType, EnumType, SIntType, UIntType, UInt, VecType, hideFromSourceLocations, packBits, unpackBits, type HType, type HValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../index.ts';
 import { paramError } from './paramError.ts';
 
 // The words these helpers build carry the block's line, not this file's.
@@ -47,6 +47,11 @@ function describe(x: unknown): string {
 /** A payload value as the word a block stores: a UInt as it is, anything else packed (the first field in the low bits). */
 export function toWord(type: HType, value: HValue): UIntValue {
   return type instanceof UIntType ? (value as UIntValue) : packBits(value);
+}
+
+/** A stored word as a value of the payload type: a UInt as it is, anything else unpacked (its fields are read-only slices). */
+export function fromWord<T extends HType>(type: T, word: UIntValue): ValueOf<T> {
+  return (type instanceof UIntType ? word : unpackBits(type, word)) as ValueOf<T>;
 }
 
 /** Drives `port`, a value of the payload type, from a stored word: a UInt directly, anything else field by field. */

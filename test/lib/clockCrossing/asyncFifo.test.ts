@@ -1,8 +1,9 @@
 // AsyncFifo under random clock ratios and phases with a scoreboard (TS simulator; every engine where it runs several clocks), and its parameter errors.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Bool, Bundle, Clock, HdlError, SInt, UInt, Vec, defineModule, elaborate, input, output, type Design } from '../../../src/hdl/index.ts';
-import { AsyncFifo, asyncFifo, type AsyncFifoParams } from '../../../src/hdl/lib/index.ts';
+import { Bool, Bundle, Clock, Decoupled, HdlError, SInt, UInt, Vec, defineModule, elaborate, input, output, type Design } from '../../../src/hdl/index.ts';
+import { AsyncFifo, type AsyncFifoParams } from '../../../src/hdl/lib/index.ts';
+import { emitSystemVerilog } from '../../../src/hdl/emit/index.ts';
 import { compileSimulator, type Simulator } from '../../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv, type Rng } from '../../../src/util/seededRandom.ts';
 import { ciOrSoak } from '../../scale.ts';
@@ -90,7 +91,7 @@ describe('AsyncFifo payloads and corners', () => {
     const widths = [20, 1, 7, 3, 3];
     const fields = names.map((n, i) => ({ enq: `enq_bits_${n}`, deq: `deq_bits_${n}`, width: widths[i]! }));
     for (const depth of [2, 64]) {
-      const sim = compileSimulator(elaborate(AsyncFifo, { type, depth, resetKind: 'async', resetActive: 'low' }).design, { backend: 'js' });
+      const sim = compileSimulator(elaborate(AsyncFifo, { payload: type, depth, resetKind: 'async', resetActive: 'low' }).design, { backend: 'js' });
       const stats = runFifoScoreboard(sim, { depth, syncStages: 2, wclk: { period: 7, phase: 1 }, rclk: { period: 11.3, phase: 4 }, words: 5000, seed, resetActive: 'low', fields });
       expect(stats.words).toBe(5000);
     }
@@ -122,10 +123,10 @@ describe('AsyncFifo payloads and corners', () => {
   });
 });
 
-describe('asyncFifo(): the payload type reaches the ports', () => {
+describe('a typed payload reaches the ports', () => {
   const Record = Bundle({ id: UInt(6), last: Bool });
   const Framer = defineModule('Framer', () => ({ wclk: input(Clock), rclk: input(Clock), go: input(Bool), id: output(UInt(6)), last: output(Bool) }), (m, io) => {
-    const fifo = asyncFifo(m, { type: Record, depth: 4 });
+    const fifo = m.instance(AsyncFifo, { payload: Record, depth: 4 });
     fifo.io.wclk.set(io.wclk);
     fifo.io.rclk.set(io.rclk);
     const id = m.reg(UInt(6), { domain: m.clockDomain({ clock: io.wclk }), name: 'next_id' });
@@ -153,6 +154,13 @@ describe('asyncFifo(): the payload type reaches the ports', () => {
   });
 });
 
+describe('width: n is payload: UInt(n)', () => {
+  const svOf = (design: Design) => emitSystemVerilog(design).files.map((f) => f.text.replaceAll(design.top, 'TOP')).join('\n');
+  test.each([{ name: 'no reset' }, { name: 'async reset, 3 sync stages', resetKind: 'async', resetActive: 'low', syncStages: 3 }] as const)('$name: the same SystemVerilog but for the module name', ({ name: _, ...rest }) => {
+    expect(svOf(elaborate(AsyncFifo, { payload: UInt(12), depth: 8, ...rest }).design)).toBe(svOf(elaborate(AsyncFifo, { width: 12, depth: 8, ...rest }).design));
+  });
+});
+
 describe('AsyncFifo parameters are checked', () => {
   const errorOf = (p: AsyncFifoParams): HdlError => {
     try {
@@ -171,11 +179,18 @@ describe('AsyncFifo parameters are checked', () => {
     expect(e.diagnostics[0]!.loc).toMatchObject({ file: thisFile, line: markerLine(thisFile, 'elaborate') });
   });
   test('payload, sync stages and reset parameters', () => {
-    expect(errorOf({ depth: 4 }).message).toContain('give the payload as either type (any data type) or width (a UInt), not both or neither');
-    expect(errorOf({ depth: 4, width: 8, type: UInt(8) }).message).toContain('not both or neither');
+    expect(errorOf({ depth: 4 } as AsyncFifoParams).message).toContain('AsyncFifo: give either payload (the data type of a word, such as a Bundle) or width (a UInt of that many bits), not both or neither');
+    expect(errorOf({ depth: 4, width: 8, payload: UInt(8) } as unknown as AsyncFifoParams).message).toContain('not both or neither');
     expect(errorOf({ depth: 4, width: 8, syncStages: 1 }).message).toContain('AsyncFifo: syncStages must be an integer of at least 2, got 1');
     expect(errorOf({ depth: 4, width: 8, resetKind: 'async' }).message).toContain("AsyncFifo: resetActive must be 'high' or 'low' when resetKind is given");
     expect(errorOf({ depth: 4, width: 8, resetActive: 'low' }).message).toContain("AsyncFifo: resetKind must be 'sync' or 'async' when resetActive is given");
+  });
+  test('a payload that is no data type: a named error at the line that gives it', () => {
+    const flipped = errorOf({ payload: Decoupled(UInt(8)), depth: 4 });
+    expect(flipped.code).toBe('InvalidArgument');
+    expect(flipped.message).toContain('AsyncFifo: payload.ready is flipped: a payload is data that travels one way');
+    expect(flipped.diagnostics[0]!.loc).toMatchObject({ file: thisFile, line: markerLine(thisFile, 'elaborate') });
+    expect(errorOf({ payload: 8, depth: 4 } as unknown as AsyncFifoParams).message).toContain('AsyncFifo: payload must be a data type (UInt, SInt, Bool, an Enum, or a Bundle or Vec of them), got the number 8 (for a UInt of 8 bits, give width: 8)');
   });
   test('every power of two from 2 to 256 elaborates', () => {
     for (let depth = 2; depth <= 256; depth *= 2) expect(() => elaborate(AsyncFifo, { width: 4, depth })).not.toThrow();

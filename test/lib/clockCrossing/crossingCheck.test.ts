@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { Bool, Clock, UInt, defineModule, elaborate, input, output } from '../../../src/hdl/index.ts';
-import { BitSynchronizer, PulseSynchronizer, ResetSynchronizer, asyncFifo } from '../../../src/hdl/lib/index.ts';
+import { BitSynchronizer, PulseSynchronizer, ResetSynchronizer, AsyncFifo } from '../../../src/hdl/lib/index.ts';
 import { compileSimulator } from '../../../src/hdl/sim/index.ts';
 import { hdlErrorOf, markerLine } from '../../hdl/markers.ts';
 
@@ -34,7 +34,7 @@ const Sampler = defineModule(
       sync.io.d.set(counter.eq(0));
       m.withDomain(b, () => m.when(sync.io.q, () => seen.set(seen.add(1))));
     } else {
-      const fifo = asyncFifo(m, { width: 4, depth: 4 });
+      const fifo = m.instance(AsyncFifo, { width: 4, depth: 4 });
       fifo.io.wclk.set(io.clkA);
       fifo.io.rclk.set(io.clkB);
       fifo.io.enq.valid.set(true);
@@ -69,7 +69,7 @@ describe('the crossing check with the clock-crossing library', () => {
 
   test("a port of the FIFO's write side read in the read domain is refused: wcount belongs to the write clock", () => {
     const Misuse = defineModule('FifoMisuse', () => ({ wclk: input(Clock), rclk: input(Clock), d: input(UInt(8)), out: output(UInt(3)) }), (m, io) => {
-      const fifo = asyncFifo(m, { width: 8, depth: 4 });
+      const fifo = m.instance(AsyncFifo, { width: 8, depth: 4 });
       fifo.io.wclk.set(io.wclk);
       fifo.io.rclk.set(io.rclk);
       fifo.io.enq.valid.set(true);

@@ -17,7 +17,7 @@ const designs: { readonly name: string; readonly design: () => Design; readonly 
   { name: 'ResetSynchronizer, low in, high out', design: () => elaborate(ResetSynchronizer, { inputActive: 'low', outputActive: 'high' }).design, asyncRegs: { ResetSynchronizer_inputActive_low_outputActive_high: 2 } },
   { name: 'ResetSynchronizer, high in, low out, 4 stages', design: () => elaborate(ResetSynchronizer, { inputActive: 'high', outputActive: 'low', stages: 4 }).design, asyncRegs: { ResetSynchronizer_inputActive_high_outputActive_low_stages4: 4 } },
   { name: 'AsyncFifo, 32 x 16, async reset active high', design: () => elaborate(AsyncFifo, { width: 32, depth: 16, resetKind: 'async', resetActive: 'high' }).design, asyncRegs: { BitSynchronizer_resetActive_high_resetKind_async_stages2_width5: 2, AsyncFifo_depth16_resetActive_high_resetKind_async_width32: 0 } },
-  { name: 'AsyncFifo, bundle x 2, sync reset active low, 3 stages', design: () => elaborate(AsyncFifo, { type: Bundle({ a: UInt(5), b: Bool, c: SInt(9) }), depth: 2, syncStages: 3, resetKind: 'sync', resetActive: 'low' }).design, asyncRegs: { BitSynchronizer_resetActive_low_resetKind_sync_stages3_width2: 3 } },
+  { name: 'AsyncFifo, bundle x 2, sync reset active low, 3 stages', design: () => elaborate(AsyncFifo, { payload: Bundle({ a: UInt(5), b: Bool, c: SInt(9) }), depth: 2, syncStages: 3, resetKind: 'sync', resetActive: 'low' }).design, asyncRegs: { BitSynchronizer_resetActive_low_resetKind_sync_stages3_width2: 3 } },
   { name: 'AsyncFifo, 1 x 256, no reset', design: () => elaborate(AsyncFifo, { width: 1, depth: 256 }).design, asyncRegs: { BitSynchronizer_stages2_width9: 2 } },
 ];
 

@@ -1,26 +1,21 @@
 // A dual-clock FIFO: words enter in the write domain and leave in the read domain, the pointers crossing in Gray code.
-import { Clock, Decoupled, UInt, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolType, type ClockDomain, type ClockType, type DecoupledType, type HType, type HValue, type InstanceHandle, type ModuleBuilder, type PortSpec, type UIntType } from '../../index.ts';
+import { Clock, Decoupled, UInt, defineModule, input, lit, mux, output, withGenericPorts, type BoolType, type ClockDomain, type ClockType, type DecoupledType, type HType, type InstanceHandle, type ModuleBuilder, type PortSpec, type PortsOf, type UIntType } from '../../index.ts';
 import { BitSynchronizer } from './bitSynchronizer.ts';
 import { crossingDomain, resetParamsOf, resetPort, startAt, type CrossingResetParams } from './crossingReset.ts';
 import { fromGray, toGray } from './gray.ts';
 import { integerParam, paramError } from '../paramError.ts';
+import { driveFromWord, payloadType, toWord, type PayloadOf, type PayloadParams } from '../payload.ts';
 
-export interface AsyncFifoParams extends CrossingResetParams {
-  /** The payload: any ground type, or a bundle or vector of data (no flipped fields). Give `type` or `width`. */
-  readonly type?: HType;
-  /** Shorthand for `type: UInt(width)`. */
-  readonly width?: number;
-  /** Words it holds: a power of two, at least 2. */
-  readonly depth: number;
-  /** Flip-flops of each pointer synchronizer: at least 2 (default 2). */
-  readonly syncStages?: number;
-}
-
-/** The payload type of the parameters, checked. */
-function payloadOf(p: AsyncFifoParams): HType {
-  if ((p.type === undefined) === (p.width === undefined)) throw paramError('AsyncFifo', 'give the payload as either type (any data type) or width (a UInt), not both or neither');
-  return p.type ?? UInt(p.width!);
-}
+/** `payload`: the type of a word (a Bundle of the fields it holds, say), or `width`: a UInt, as a Fifo's. */
+export type AsyncFifoParams<T extends HType = HType> = PayloadParams<T> &
+  CrossingResetParams & {
+    /** Words it holds: a power of two, at least 2. */
+    readonly depth: number;
+    /** Flip-flops of each pointer synchronizer: at least 2 (default 2). */
+    readonly syncStages?: number;
+  };
+/** An instance's ports follow its payload: `m.instance(AsyncFifo, { payload: T, depth })` has `enq.bits` and `deq.bits` of type T. */
+interface AsyncFifoPortsOf extends PortsOf { readonly ports: AsyncFifoPorts<PayloadOf<this['params']>> }
 
 /** log2 of the depth, which must be a power of two of at least 2. */
 function addressBits(depth: number): number {
@@ -64,20 +59,20 @@ function addressBits(depth: number): number {
  * side's registers within `syncStages` read clock periods: constrain both with `set_max_delay
  * -datapath_only` (Vivado) of one faster-clock period, as the handoff's SDC explains.
  */
-export const AsyncFifo = defineModule(
+export const AsyncFifo = withGenericPorts<AsyncFifoParams, AsyncFifoPortsOf>(defineModule(
   'AsyncFifo',
   (p: AsyncFifoParams) => ({
     wclk: input(Clock),
     ...resetPort('AsyncFifo', 'wreset', p),
-    enq: input(Decoupled(payloadOf(p))),
+    enq: input(Decoupled(payloadType('AsyncFifo', p))),
     wcount: output(UInt(addressBits(p.depth) + 1)),
     rclk: input(Clock),
     ...resetPort('AsyncFifo', 'rreset', p),
-    deq: output(Decoupled(payloadOf(p))),
+    deq: output(Decoupled(payloadType('AsyncFifo', p))),
     rcount: output(UInt(addressBits(p.depth) + 1)),
   }),
   (m, io, p) => {
-    const type = payloadOf(p);
+    const type = payloadType('AsyncFifo', p);
     const aw = addressBits(p.depth);
     const stages = integerParam('AsyncFifo', 'syncStages', p.syncStages, 2, 2);
     const W = crossingDomain(m, 'w', io.wclk, io.wreset, p);
@@ -105,7 +100,7 @@ export const AsyncFifo = defineModule(
       const full = wgray.eq(rgrayInW.xor(lit(3n << BigInt(aw - 1), aw + 1)));
       io.enq.ready.set(full.not());
       m.when(io.enq.fire, () => {
-        storage.write(slot(wbin), packBits(io.enq.bits as HValue));
+        storage.write(slot(wbin), toWord(type, io.enq.bits));
         const next = wbin.add(1);
         wbin.set(next);
         wgray.set(toGray(next));
@@ -122,7 +117,7 @@ export const AsyncFifo = defineModule(
       const empty = rgray.eq(wgrayInR);
       io.deq.valid.set(empty.not());
       const word = m.crossDomain(storage.readAsync(slot(rbin)), 'AsyncFifo: the word at the read pointer was written before the write pointer that reveals it crossed, and is not rewritten before the read pointer that frees it crosses back');
-      m.connect(io.deq.bits as HValue, unpackBits(type, mux(empty, 0, word)));
+      driveFromWord(m, type, io.deq.bits, mux(empty, 0, word));
       m.when(io.deq.fire, () => {
         const next = rbin.add(1);
         rbin.set(next);
@@ -135,7 +130,7 @@ export const AsyncFifo = defineModule(
       m.assert(rcount.le(p.depth), 'the reader never reads past the synchronized write pointer', { name: 'rcount_in_range' });
     });
   },
-);
+));
 
 /** The ports of an AsyncFifo whose payload is of type `T` (`wreset` and `rreset` exist only with `resetKind`). */
 export interface AsyncFifoPorts<T extends HType> {
@@ -151,12 +146,9 @@ export interface AsyncFifoPorts<T extends HType> {
 }
 
 /**
- * `m.instance(AsyncFifo, params, opts)` with ports typed by the payload: `io.enq.bits` and `io.deq.bits`
- * are values of `params.type` (a UInt with `params.width`), where the module's own ports can only say
- * "some data type".
+ * `m.instance(AsyncFifo, params, opts)`, typed where `m.instance` cannot be yet: with a literal `resetKind` or
+ * `resetActive` in the parameters, `m.instance`'s inference widens them to `string` and loses the payload's type.
  */
-export function asyncFifo<T extends HType>(m: ModuleBuilder, params: AsyncFifoParams & { readonly type: T }, opts?: { name?: string; domain?: ClockDomain }): InstanceHandle<AsyncFifoPorts<T>>;
-export function asyncFifo(m: ModuleBuilder, params: AsyncFifoParams & { readonly width: number }, opts?: { name?: string; domain?: ClockDomain }): InstanceHandle<AsyncFifoPorts<UIntType>>;
-export function asyncFifo(m: ModuleBuilder, params: AsyncFifoParams, opts: { name?: string; domain?: ClockDomain } = {}): InstanceHandle<AsyncFifoPorts<HType>> {
-  return m.instance(AsyncFifo, params, opts) as unknown as InstanceHandle<AsyncFifoPorts<HType>>;
+export function asyncFifo<const P extends AsyncFifoParams>(m: ModuleBuilder, params: P, opts: { name?: string; domain?: ClockDomain } = {}): InstanceHandle<AsyncFifoPorts<PayloadOf<P>>> {
+  return m.instance(AsyncFifo, params, opts) as unknown as InstanceHandle<AsyncFifoPorts<PayloadOf<P>>>;
 }
