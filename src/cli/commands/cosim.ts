@@ -6,7 +6,7 @@ import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '.
 import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
-import { compileSimulator, formatCoverage, resetInputs, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
+import { compileSimulator, engineOptions, formatCoverage, isGateLevel, resetInputs, LockstepMismatchError, type GateLevelSimulatorName } from '../../hdl/sim/index.ts';
 import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';
 import { flattenDesign } from '../../hdl/index.ts';
 import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
@@ -157,8 +157,6 @@ function parseSims(list: string): SimulatorName[] {
 /** The comparison policy as the flags that give it (for the rerun line). */
 const policyFlags = (p: ComparePolicy) => [...Object.entries(p.dontCare).map(([port, q]) => ` --dont-care ${q === true ? port : `${port}=${q}`}`), p.fromFirstReset ? ' --from-first-reset' : ''].join('');
 
-const isGateLevel = (s: SimulatorName) => s === 'icarus-gate' || s === 'icarus-gate-reset';
-
 /**
  * Random, protocol-keeping stimulus on a user's design, live on the chosen simulators in lockstep. The
  * gate-level simulators are not live: the run's inputs are recorded and replayed on them afterwards,
@@ -167,15 +165,15 @@ const isGateLevel = (s: SimulatorName) => s === 'icarus-gate' || s === 'icarus-g
 async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy): Promise<number> {
   const { file: path, cycles, registers } = plan;
   const gates = plan.sims.filter(isGateLevel);
-  const liveSims = plan.sims.filter((s) => !isGateLevel(s));
+  const liveSims = plan.sims.filter((s): s is Exclude<SimulatorName, GateLevelSimulatorName> => !isGateLevel(s));
   // The recording comes from a live run: the TS simulator's when only gate-level ones were asked for.
-  const sims = liveSims.length ? liveSims : (['ts'] as SimulatorName[]);
+  const sims = liveSims.length ? liveSims : (['ts'] as const);
   const seed = plan.seed ?? seedFromEnv();
   const user = await loadUserDesign(path, plan);
   const name = `${shownPath(user.file)} (${user.design.top})`;
   console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${plan.sims.join(', ')}`);
-  const member = (s: SimulatorName): CompiledSimulatorOptions | VerilatorOptions | IcarusOptions =>
-    s === 'verilator' ? { backend: 'verilator', log: buildLog() } : s === 'icarus' ? { backend: 'icarus', log: buildLog() } : {};
+  const log = buildLog();
+  const member = (s: (typeof sims)[number]) => engineOptions(s, { log });
   const engine =
     sims.length === 1
       ? await compileSimulator(user.design, member(sims[0]!))

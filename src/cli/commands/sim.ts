@@ -1,6 +1,6 @@
 // `rtgpu sim`: run a testbench file on any simulator (the TS simulator, Verilator, Icarus, or several in lockstep).
 import { resolve } from 'node:path';
-import { PropertyFailedError, compileSimulator, formatCoverage, resetAtPowerOn, simulatorBackends, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
+import { PropertyFailedError, compileSimulator, engineOptions, formatCoverage, gateLevelSimulatorNames, isGateLevel, isSimulatorId, liveSimulatorNames, resetAtPowerOn, simulatorOptions, simulators, simulatorBackends, type GateLevelSimulatorName, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
 import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
@@ -13,6 +13,7 @@ import { emitSystemVerilog, flattenDesign, type Design } from '../../hdl/index.t
 import { RecordingSimulator, formatMismatch, portableTestbench, replayRecording } from '../../hdl/cosim/index.ts';
 import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
 
+/** The engines `--sim` names alone besides ts: js, wasm, verilator, icarus. */
 const single = simulatorBackends.filter((b) => b !== 'lockstep');
 
 const usage = `usage: rtgpu sim TESTBENCH.ts [--sim S] [--vcd FILE] [--seed N] [--max-cycles N] [--portable DIR] [--coverage FILE]
@@ -25,7 +26,7 @@ reported at its line, with its message, cycle and the values its condition read,
 
   --sim S          ts (the TS simulator: WebAssembly where it can, the default), ${single.join(', ')},
                    lockstep (ts, Verilator and Icarus compared every cycle), or a comma list run in lockstep;
-                   icarus-gate and icarus-gate-reset (post-synthesis: Yosys' gates on Icarus) in the list
+                   ${gateLevelSimulatorNames.join(' and ')} (post-synthesis: Yosys' gates on Icarus) in the list
                    replay the run's inputs on the gates afterwards, every output compared with the TS simulator
   --vcd FILE       write a waveform (lockstep: FILE with .<simulator> before .vcd)
   --seed N         the testbench's seed (tb.rng; default: SEED from the environment, else random, printed)
@@ -40,23 +41,21 @@ reported at its line, with its message, cycle and the values its condition read,
                    engine) instead of their init value: a testbench that forgets the reset fails
   --no-typecheck   run the file without type-checking it (and the files it imports) first`;
 
-/** The simulator options `--sim` names. */
-type MemberOptions = Exclude<SimulatorOptions, { backend: 'lockstep' }>;
-
+/** The simulator options `--sim` names (the simulators table, sim/simulators.ts). */
 export function simChoice(text: string | undefined, trace: boolean): SimulatorOptions {
-  const one = (name: string): MemberOptions => {
-    if (name === 'ts') return {};
-    if (!(single as readonly string[]).includes(name)) throw new CliError(`--sim: unknown simulator '${name}' (choose from ts, ${simulatorBackends.join(', ')}, or a comma list)`);
-    return name === 'verilator' ? { backend: 'verilator', trace, log: buildLog() } : name === 'icarus' ? { backend: 'icarus', log: buildLog() } : { backend: name as 'js' | 'wasm' };
+  const log = buildLog();
+  const one = (name: string) => {
+    if (!isSimulatorId(name) || name === 'lockstep' || isGateLevel(name)) throw new CliError(`--sim: unknown simulator '${name}' (choose from ${liveSimulatorNames.join(', ')}, or a comma list)`);
+    return engineOptions(name, { trace, log });
   };
   if (text === undefined) return {};
-  if (text === 'lockstep') return { backend: 'lockstep', backends: [{}, one('verilator'), one('icarus')], log: buildLog() };
+  if (text === 'lockstep') return simulatorOptions('lockstep', { trace, log });
   if (!text.includes(',')) return one(text);
   const list = text.split(',').map((s) => s.trim());
   // Each name checked first: `--sim x,0,0` names 'x', not a simulator listed twice.
   const backends = list.map(one);
   if (new Set(list).size !== list.length) throw new CliError(`--sim ${text}: a simulator is listed twice`);
-  return { backend: 'lockstep', backends, log: buildLog() };
+  return { backend: 'lockstep', backends, log };
 }
 
 const options = { sim: { type: 'string' }, vcd: { type: 'string' }, coverage: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'reset-check': { type: 'boolean' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
@@ -76,13 +75,10 @@ export interface SimPlan {
   /** Registers with a reset power on at values drawn from the seed, on every engine alike. */
   readonly resetCheck: boolean;
   /** Gate-level simulators the recorded run is replayed on after a PASS. */
-  readonly gates: readonly ('icarus-gate' | 'icarus-gate-reset')[];
+  readonly gates: readonly GateLevelSimulatorName[];
   /** The coverage file (JSON) the run's coverage is merged into. */
   readonly coverage?: string;
 }
-
-const GATE_LEVEL = ['icarus-gate', 'icarus-gate-reset'] as const;
-const isGateLevel = (s: string): s is (typeof GATE_LEVEL)[number] => (GATE_LEVEL as readonly string[]).includes(s);
 
 export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
   const { values, positionals } = parseFlags(argv, options, usage);
@@ -124,7 +120,7 @@ async function execute(plan: SimPlan): Promise<number> {
   }
   const recorder = plan.coverage === undefined ? undefined : coverageOf(engine, tbFile.design);
   const sim = plan.portable === undefined && !plan.gates.length ? engine : new RecordingSimulator(engine, tbFile.design);
-  const engines = plan.sim === 'lockstep' ? 'ts,verilator,icarus' : plan.sim;
+  const engines = plan.sim === 'lockstep' ? simulators.lockstep.members.join(',') : plan.sim;
   const label = `${shownPath(tbFile.file)} on ${sim.backend === 'lockstep' ? `lockstep ${engines}` : sim.backend}${plan.gates.length ? `, replayed on ${plan.gates.join(', ')}` : ''}`;
   try {
     if (plan.vcd) sim.traceVcd(resolve(plan.vcd));

@@ -1,20 +1,24 @@
-// The simulators co-simulation can run: the TypeScript simulator and one back end per external tool.
+// The simulators co-simulation runs (the simulators table's vector simulators, sim/simulators.ts), and the harness of each external one.
+import { vectorSimulatorNames, type ExternalSimulatorName, type VectorSimulatorName } from '../sim/index.ts';
 import type { ExternalSimulator } from './harness.ts';
 import { verilator } from './verilatorHarness.ts';
 import { icarus } from './icarusHarness.ts';
 import { icarusGate, icarusGateReset } from './icarusGate.ts';
 
-/**
- * `icarus-gate`: Icarus on Yosys' gate-level netlist of the design (post-synthesis simulation);
- * `icarus-gate-reset`: the same netlist without power-on values, where only the reset defines a register.
- */
-export const simulatorNames = ['ts', 'verilator', 'icarus', 'icarus-gate', 'icarus-gate-reset'] as const;
-export type SimulatorName = (typeof simulatorNames)[number];
+/** ts, verilator, icarus, icarus-gate and icarus-gate-reset (`rtgpu cosim --sim`, `rtgpu fp --sim`). */
+export const simulatorNames = vectorSimulatorNames;
+export type SimulatorName = VectorSimulatorName;
 
-export function externalSimulator(name: Exclude<SimulatorName, 'ts'> | SimulatorName): ExternalSimulator {
-  if (name === 'verilator') return verilator;
-  if (name === 'icarus') return icarus;
-  if (name === 'icarus-gate') return icarusGate;
-  if (name === 'icarus-gate-reset') return icarusGateReset;
-  throw new Error(`'${name}' is not an external simulator`);
+/** The vector-file harness of each simulator outside this process. */
+const harnesses: Readonly<Record<ExternalSimulatorName, ExternalSimulator>> = {
+  verilator,
+  icarus,
+  'icarus-gate': icarusGate,
+  'icarus-gate-reset': icarusGateReset,
+};
+
+export function externalSimulator(name: ExternalSimulatorName): ExternalSimulator {
+  // A name from untyped code (a JavaScript caller) is checked too.
+  if (!Object.hasOwn(harnesses, name)) throw new Error(`'${name}' is not an external simulator`);
+  return harnesses[name];
 }

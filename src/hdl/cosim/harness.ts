@@ -1,4 +1,5 @@
 // What an external simulator backend needs to know about a design, and what it returns.
+import type { ExternalSimulatorName } from '../sim/index.ts';
 export interface HarnessPort {
   readonly name: string;
   readonly width: number;
@@ -40,7 +41,7 @@ export interface PreparedSimulation {
 }
 
 export interface ExternalSimulator {
-  readonly name: 'verilator' | 'icarus' | 'icarus-gate' | 'icarus-gate-reset';
+  readonly name: ExternalSimulatorName;
   /** Builds (or takes from the cache) a simulation of the design; `log` gets a line per long step. */
   prepare(design: HarnessDesign, log?: (line: string) => void): Promise<PreparedSimulation>;
 }

@@ -3,10 +3,11 @@ import { gateNetlist } from '../synth/gateNetlist.ts';
 import { icarus } from './icarusHarness.ts';
 import { toolVersion } from '../tools/toolchain.ts';
 import type { ExternalSimulator, HarnessDesign, PreparedSimulation } from './harness.ts';
+import type { GateLevelSimulatorName } from '../sim/index.ts';
 
 const NETLIST = 'netlist.v';
 
-function gateSimulator(name: 'icarus-gate' | 'icarus-gate-reset', registerPowerOn: boolean): ExternalSimulator {
+function gateSimulator(name: GateLevelSimulatorName, registerPowerOn: boolean): ExternalSimulator {
   return {
     name,
     async prepare(d: HarnessDesign, log?: (line: string) => void): Promise<PreparedSimulation> {

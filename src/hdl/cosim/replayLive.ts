@@ -5,7 +5,7 @@
 // every output is compared row by row.
 import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
-import { compileSimulator, type Simulator } from '../sim/index.ts';
+import { compileSimulator, isGateLevel, simulatorOptions, type Simulator } from '../sim/index.ts';
 import { asyncResetPolarity, externalDesign } from '../sim/external/externalDesign.ts';
 import { startIcarus } from '../sim/icarus/icarusSimulator.ts';
 import { resetInputs } from '../sim/signals.ts';
@@ -26,8 +26,7 @@ const NETLIST = 'netlist.v';
 
 /** A live simulator of `design` for one replay target. */
 async function open(design: Design, sim: SimulatorName, log: (line: string) => void): Promise<Simulator> {
-  if (sim === 'ts') return compileSimulator(design);
-  if (sim === 'verilator' || sim === 'icarus') return compileSimulator(design, { backend: sim, log });
+  if (!isGateLevel(sim)) return compileSimulator(design, simulatorOptions(sim, { log }));
   // Synthesis renames, merges and removes registers: the ports are what the live testbench binds.
   await Promise.all([toolVersion('iverilog'), toolVersion('vvp')]);
   const x = externalDesign(design, { registers: false });

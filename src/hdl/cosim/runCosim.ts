@@ -4,7 +4,7 @@ import type { Design, ModuleIR, Net } from '../ir/netlist.ts';
 import { findModule, topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { legalizeIdentifier } from '../emit/index.ts';
-import { CoverageRecorder, compileSimulator, resetAtPowerOn, type CoverageReport } from '../sim/index.ts';
+import { CoverageRecorder, compileSimulator, isGateLevel, resetAtPowerOn, type CoverageReport } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
 import { createRng } from '../../util/seededRandom.ts';
@@ -163,7 +163,7 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
   if (opts.coverage && !opts.sims.includes('ts')) throw new Error('coverage is measured on the TS simulator: include ts in the simulators');
   let coverage: CoverageReport | undefined;
   for (const sim of opts.sims) {
-    if (sim === 'icarus-gate' || sim === 'icarus-gate-reset') {
+    if (isGateLevel(sim)) {
       // The gate-level netlist runs from a vector file (it is not a live back end). Without power-on
       // values its outputs are only defined once the stimulus's initial reset is over.
       const unknownBefore = sim === 'icarus-gate-reset' ? initialResetCycles(stim, opts.cycles) : 0;

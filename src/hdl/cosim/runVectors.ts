@@ -1,7 +1,7 @@
 // Runs stimulus rows through one design on any simulator (TS, live Verilator and Icarus, gate-level Icarus) and returns the output rows.
 import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
-import { compileSimulator } from '../sim/index.ts';
+import { compileSimulator, isGateLevel, simulatorOptions } from '../sim/index.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import { inputsOf, outputsOf, wordsOf } from './harness.ts';
 import { harnessDesign } from './runCosim.ts';
@@ -20,8 +20,8 @@ export async function runVectorsOn(
   stimulus: Uint32Array,
   cycles: number,
 ): Promise<Uint32Array> {
-  if (sim !== 'icarus-gate' && sim !== 'icarus-gate-reset') {
-    const s = sim === 'ts' ? compileSimulator(design) : await compileSimulator(design, { backend: sim });
+  if (!isGateLevel(sim)) {
+    const s = await compileSimulator(design, simulatorOptions(sim));
     try {
       return s.runVectors(inputs, outputs, stimulus, cycles);
     } finally {

@@ -1,14 +1,31 @@
-// compileEngine: one simulation engine by name (the TS simulator, Verilator or Icarus); lockstep runs several of these side by side.
+// compileEngine: one simulation engine (the TS simulator, Verilator or Icarus) by its options, and the options of an engine by name; lockstep runs several of these side by side.
 import type { Design } from '../ir/netlist.ts';
 import { resetCheckValues } from '../ir/powerOn.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
 import { compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
 import { compileIcarusSimulator, type IcarusOptions } from './icarus/icarusSimulator.ts';
-import { simulatorBackends, type Simulator } from './simulator.ts';
+import type { Simulator } from './simulator.ts';
+import { simulatorBackends, simulators, type EngineName } from './simulators.ts';
 
 /** The options of one engine: every back end but `lockstep`. */
 export type EngineOptions = CompiledSimulatorOptions | VerilatorOptions | IcarusOptions;
+
+/** What opening a simulator by name takes besides its name. */
+export interface OpenOptions {
+  /** Gets an external tool's build lines. */
+  readonly log?: (line: string) => void;
+  /** Build Verilator with waveform support. */
+  readonly trace?: boolean;
+}
+
+/** How an engine of the simulators table (simulators.ts) opens live. */
+export function engineOptions(name: EngineName, o: OpenOptions = {}): EngineOptions {
+  const backend = simulators[name].backend;
+  if (backend === 'verilator') return { backend, trace: o.trace, log: o.log };
+  if (backend === 'icarus') return { backend, log: o.log };
+  return backend === undefined ? {} : { backend };
+}
 
 /** Refuses a back end name that is not one of `simulatorBackends`, naming them. */
 export function checkBackendName(opts: object): void {

@@ -5,7 +5,8 @@ import { buildVerilatorModel, type VerilatorOptions } from './verilator/verilato
 import { buildIcarusDesign, type IcarusOptions } from './icarus/icarusSimulator.ts';
 import { externalDesign } from './external/externalDesign.ts';
 import { compileLockstepSimulator, type LockstepOptions } from './lockstep/lockstepSimulator.ts';
-import { checkBackendName, compileEngine } from './compileEngine.ts';
+import { checkBackendName, compileEngine, engineOptions, type OpenOptions } from './compileEngine.ts';
+import { simulators, type LiveSimulatorName } from './simulators.ts';
 import type { Simulator } from './simulator.ts';
 
 export type { CompiledSimulatorOptions, VerilatorOptions, IcarusOptions, LockstepOptions };
@@ -33,4 +34,10 @@ export async function prepareSimulator(design: Design, opts: VerilatorOptions | 
   const x = externalDesign(design, { registers: opts.registers ?? false, resetCheckSeed: opts.resetCheckSeed });
   if (opts.backend === 'verilator') await buildVerilatorModel(x, opts.trace ?? false, opts.log);
   else await buildIcarusDesign(x, opts.log ?? (() => {}));
+}
+
+/** The options that open a live simulator of the table (simulators.ts) by name: lockstep compares the engines its entry lists. */
+export function simulatorOptions(name: LiveSimulatorName, o: OpenOptions = {}): SimulatorOptions {
+  if (name !== 'lockstep') return engineOptions(name, o);
+  return { backend: 'lockstep', backends: simulators.lockstep.members.map((m) => engineOptions(m, o)), log: o.log };
 }

@@ -1,6 +1,24 @@
 // Simulation of a design: the TypeScript simulator (js, wasm), live Verilator and Icarus, lockstep comparison, VCD.
-export { compileSimulator, prepareSimulator, type SimulatorOptions, type ExternalSimulatorOptions, type CompiledSimulatorOptions, type VerilatorOptions, type IcarusOptions, type LockstepOptions } from './compileSimulator.ts';
-export { simulatorBackends, type Simulator, type SimulatorBackend, type PortHandle, type PortInfo, type VectorOptions } from './simulator.ts';
+export { engineOptions, type OpenOptions } from './compileEngine.ts';
+export { compileSimulator, prepareSimulator, simulatorOptions, type SimulatorOptions, type ExternalSimulatorOptions, type CompiledSimulatorOptions, type VerilatorOptions, type IcarusOptions, type LockstepOptions } from './compileSimulator.ts';
+export type { Simulator, PortHandle, PortInfo, VectorOptions } from './simulator.ts';
+export {
+  simulators,
+  simulatorBackends,
+  liveSimulatorNames,
+  vectorSimulatorNames,
+  gateLevelSimulatorNames,
+  isSimulatorId,
+  isGateLevel,
+  type SimulatorId,
+  type SimulatorKind,
+  type SimulatorBackend,
+  type EngineName,
+  type LiveSimulatorName,
+  type VectorSimulatorName,
+  type ExternalSimulatorName,
+  type GateLevelSimulatorName,
+} from './simulators.ts';
 export type { CompiledSimulator } from './compiled/compiledSimulator.ts';
 export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';
 export { VcdWriter } from './vcd.ts';

@@ -1,14 +1,12 @@
 // The Simulator interface: what a testbench sees of a design, whichever engine runs it.
 import type { ClockLevels, ClockTiming } from './clockSchedule.ts';
+import type { SimulatorBackend } from './simulators.ts';
 
 /** Options of a vector run. */
 export interface VectorOptions {
   readonly unknownAsZero?: ReadonlySet<string>;
 }
 
-/** The engines behind `compileSimulator` (docs/hdl-guide.md, "Simulators"). */
-export const simulatorBackends = ['js', 'wasm', 'verilator', 'icarus', 'lockstep'] as const;
-export type SimulatorBackend = (typeof simulatorBackends)[number];
 
 export interface PortInfo {
   readonly name: string;

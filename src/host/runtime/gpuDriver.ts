@@ -2,7 +2,7 @@
 // places the memory images in host memory, programs the MMIO registers, serves DMA cycle by cycle,
 // waits for the frame and reads the results and counters. The simulator runs live: nothing is replayed.
 import type { Design } from '../../hdl/index.ts';
-import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
+import { compileSimulator, engineOptions, simulators, type Simulator } from '../../hdl/sim/index.ts';
 import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
@@ -57,13 +57,10 @@ async function gpuSimulatorOn(design: Design, opts: DriverOptions): Promise<{ si
     case 'ts':
       return { sim: gpuSimulator(design), owned: false };
     case 'verilator':
-      return { sim: await compileSimulator(design, { backend: 'verilator', trace: opts.vcd !== undefined, log }), owned: true };
     case 'icarus':
-      return { sim: await compileSimulator(design, { backend: 'icarus', log }), owned: true };
+      return { sim: await compileSimulator(design, engineOptions(opts.sim, { trace: opts.vcd !== undefined, log })), owned: true };
     case 'lockstep': {
-      const members = (opts.lockstep ?? ['ts', 'verilator', 'icarus']).map((m) =>
-        m === 'ts' ? {} : m === 'verilator' ? { backend: 'verilator' as const, trace: opts.vcd !== undefined, log } : { backend: 'icarus' as const, log },
-      );
+      const members = (opts.lockstep ?? simulators.lockstep.members).map((m) => engineOptions(m, { trace: opts.vcd !== undefined, log }));
       return { sim: await compileSimulator(design, { backend: 'lockstep', backends: members, log }), owned: true };
     }
     default:

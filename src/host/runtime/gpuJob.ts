@@ -1,5 +1,6 @@
 // What the host runtime hands the GPU (on any backend) and what it gets back.
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
+import { simulators } from '../../hdl/sim/index.ts';
 
 export interface RunPixel {
   readonly pixel: number;
@@ -9,8 +10,8 @@ export interface RunPixel {
 
 export const GPU_SIMS = ['ts', 'verilator', 'icarus', 'lockstep', 'iss'] as const;
 export type GpuSim = (typeof GPU_SIMS)[number];
-/** The simulators of the GPU's RTL that lockstep can compare. */
-export const LOCKSTEP_SIMS = ['ts', 'verilator', 'icarus'] as const;
+/** The simulators of the GPU's RTL that lockstep can compare: the lockstep entry's members (hdl/sim/simulators.ts). */
+export const LOCKSTEP_SIMS = simulators.lockstep.members;
 export type LockstepSim = (typeof LOCKSTEP_SIMS)[number];
 
 /** Memory images and the pixel count: everything a frame needs. */

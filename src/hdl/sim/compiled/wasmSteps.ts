@@ -41,22 +41,6 @@ function wordContext(values: WasmValues): WordContext {
   };
 }
 
-/** The generator's view for the 64-bit code (wasmWide64.ts). */
-function wide64Context(values: WasmValues, words: WordContext): Wide64Context {
-  return {
-    get c() {
-      return values.c;
-    },
-    width: (id) => values.w(id),
-    byte: (id) => values.byte(id),
-    constant: (id) => values.L.consts.get(values.root(id)),
-    push: (id) => values.push(id),
-    pushBits: (id, lo, n) => values.pushBits(id, lo, n),
-    pushShiftAmount: (id) => pushShiftAmount(words, id),
-    temp: () => values.temp(),
-  };
-}
-
 /** The generator's view for the vector code (wasmWide128.ts). */
 function wide128Context(values: WasmValues): Wide128Context {
   return {
@@ -68,6 +52,15 @@ function wide128Context(values: WasmValues): Wide128Context {
     constant: (id) => values.L.consts.get(values.root(id)),
     push: (id) => values.push(id),
   };
+}
+
+/** The generator's view for the 64-bit code (wasmWide64.ts): the vector code's and three more (assigned onto it, so `c` stays a getter). */
+function wide64Context(values: WasmValues, words: WordContext): Wide64Context {
+  return Object.assign(wide128Context(values), {
+    pushBits: (id: NetId, lo: number, n: number) => values.pushBits(id, lo, n),
+    pushShiftAmount: (id: NetId) => pushShiftAmount(words, id),
+    temp: () => values.temp(),
+  });
 }
 
 /** Emits the combinational steps into the function `values` is building. */

@@ -9,9 +9,10 @@ import { clockEdgesOf } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog } from '../../emit/index.ts';
 import { svName } from '../../emit/svNames.ts';
-import { compileEngine, type EngineOptions } from '../compileEngine.ts';
+import { compileEngine, engineOptions, type EngineOptions } from '../compileEngine.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
-import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simulator.ts';
+import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
+import { simulators, type SimulatorBackend } from '../simulators.ts';
 import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
 import { ExternalSimulator } from '../external/externalSimulator.ts';
 import { VcdWriter } from '../vcd.ts';
@@ -115,7 +116,7 @@ function memberOptions(m: Exclude<SimulatorBackend, 'lockstep'> | EngineOptions,
 }
 
 export async function compileLockstepSimulator(design: Design, opts: LockstepOptions): Promise<LockstepSimulator> {
-  const specs = opts.backends ?? [{}, 'verilator', 'icarus'];
+  const specs = opts.backends ?? simulators.lockstep.members.map((m) => engineOptions(m));
   if (specs.length < 2) throw new Error(`lockstep needs at least two back ends to compare, got ${specs.length}`);
   const sims: Simulator[] = [];
   try {
