@@ -8,6 +8,7 @@ import { topModule } from '../../hdl/index.ts';
 import { floatUnits, type FloatUnitSpec } from '../../designs/floatVectors.ts';
 import { runVectorsOn } from '../../hdl/cosim/index.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
+import { simulators } from '../../hdl/sim/index.ts';
 
 const ops = floatUnits.map((u) => u.op);
 
@@ -19,7 +20,8 @@ after '#' are ignored. Prints one result per line in hex: binary32 bits (ftoi: i
 the ISA's 2-bit flag as one digit (0 = Z, 3 = N, 2 = P, 1 = unordered).
 
   op            ${ops.join(' ')}
-  --sim S       simulator running the unit (default ts)
+  --sim S       simulator running the unit (default ts), one of
+${simulatorNames.map((n) => `                  ${n.padEnd(18)} ${simulators[n].description}`).join('\n')}
   --stages N    pipeline registers of the unit (default: the unit's representative latency)
   --check       also compare each result with the TypeScript reference; exit 1 on any difference`;
 
