@@ -296,6 +296,8 @@ class Gen {
       case 'slice':
         return `W.extract(s, ${A}, ${wordsOf(aw)}, ${c.lo}, ${this.w(c.out)})`;
       default:
+        // Reachable only by a bitwise or arithmetic cell whose operands are wider than its result: the netlist
+        // allows it (modulo 2^w) but the elaborator and simplify.ts make none; the WebAssembly back end reads their low word.
         throw new Error(`internal: no narrow result of wide ${c.op}`);
     }
   }

@@ -58,7 +58,7 @@ export class WasmValues {
   readonly sampled: ReadonlySet<NetId>;
   /** Flags no one tests (of regions and groups without a guard): not set either. */
   readonly untested: ReadonlySet<number>;
-  readonly readersCache = new Map<NetId, readonly number[] | undefined>();
+  private readonly readersCache = new Map<NetId, readonly number[] | undefined>();
 
   constructor(
     readonly L: Layout,
