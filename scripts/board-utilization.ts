@@ -1,11 +1,11 @@
 // Synthesizes every board preset's GPU with Yosys, one board after another, prints the utilization table and
-// fails if a board passes the limit; --write stores the figures (src/designs/boardFigures.ts) for rtl-out's README.
+// fails if a board passes the limit; --write stores the figures (src/designs/synth/boardFigures.ts) for rtl-out's README.
 // Usage: npm run boards -- [--only NAMES] [--write]   (minutes of Yosys per board)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BOARD_UTILIZATION_LIMIT, boardPreset, boardPresets, UnknownBoardError } from '../src/designs/boards.ts';
-import { boardFigures, type BoardFigures } from '../src/designs/boardFigures.ts';
-import { boardTable, measureBoard, overLimit } from '../src/designs/boardUtilization.ts';
+import { BOARD_UTILIZATION_LIMIT, boardPreset, boardPresets, UnknownBoardError } from '../src/designs/synth/boards.ts';
+import { boardFigures, type BoardFigures } from '../src/designs/synth/boardFigures.ts';
+import { boardTable, measureBoard, overLimit } from '../src/designs/synth/boardUtilization.ts';
 import { YosysError, YosysUnavailableError } from '../src/hdl/synth/index.ts';
 
 function options() {
@@ -60,7 +60,7 @@ if (failed.length) {
 const figures: BoardFigures = { yosys, date: new Date().toISOString().slice(0, 10), boards: measured };
 console.log(`\n${boardTable(boards, figures)}`);
 if (values.write) {
-  const file = new URL('../src/designs/boardFigures.ts', import.meta.url);
+  const file = new URL('../src/designs/synth/boardFigures.ts', import.meta.url);
   const text = readFileSync(file, 'utf8');
   const head = text.slice(0, text.indexOf('export const boardFigures'));
   writeFileSync(file, `${head}export const boardFigures: BoardFigures = ${JSON.stringify(figures, null, 2)};\n`);

@@ -8,9 +8,9 @@
 // Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S] [--gpu-lockstep]
 import { parseArgs } from 'node:util';
 import { bvh8SceneImage, encodeBvh8SceneImage } from '../src/bvh/index.ts';
-import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from '../src/gpu/bvh8/instancedRays.ts';
-import { randomBvhScene, rayFromAnySide } from '../src/gpu/bvh/bvhRays.ts';
-import { runBvh8Rays } from '../src/gpu/bvh8/bvh8RayRunner.ts';
+import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from '../src/gpu/bvh8/verification/instancedRayVectors.ts';
+import { randomBvhScene, rayFromAnySide } from '../src/gpu/bvh/verification/bvhRayVectors.ts';
+import { runBvh8Rays } from '../src/gpu/bvh8/verification/bvh8RayRunner.ts';
 import type { Bvh8IcSystemParams } from '../src/gpu/bvh8/bvh8IcSystem.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 import { bvh8GpuLockstep } from './bvh8GpuLockstep.ts';

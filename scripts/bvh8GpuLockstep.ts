@@ -4,10 +4,10 @@
 import { encodeBvh8SceneImage } from '../src/bvh/index.ts';
 import { buildFrame } from '../src/host/frame.ts';
 import { defaultCamera, type Camera } from '../src/host/camera.ts';
-import { defaultScene } from '../src/golden/defaultScene.ts';
-import { mergeScenes } from '../src/golden/sceneLibrary.ts';
-import { thinRods } from '../src/golden/thinRodsScene.ts';
-import { deepChain } from '../src/gpu/bvh8/bvh8DeepChain.ts';
+import { defaultScene } from '../src/scenes/defaultScene.ts';
+import { mergeScenes } from '../src/scenes/sceneLibrary.ts';
+import { thinRods } from '../src/scenes/thinRodsScene.ts';
+import { deepChain } from '../src/gpu/bvh8/verification/deepChainVectors.ts';
 import { defaultBvh8GpuParams } from '../src/gpu/top/gpuTop.ts';
 import { runGpu, type GpuJob, type GpuRunResult, type LockstepSim } from '../src/host/runtime/index.ts';
 

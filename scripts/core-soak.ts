@@ -2,8 +2,8 @@
 // Usage: npx tsx scripts/core-soak.ts [--count 10000] [--seed S] [--pixels 2]
 import { parseArgs } from 'node:util';
 import { assemble } from '../src/isa/assembler.ts';
-import { generateProgram, generateScene } from '../src/isa/randomProgram.ts';
-import { checkCoreAgainstIss } from '../src/gpu/rtCore/lockstep.ts';
+import { generateProgram, generateScene } from '../src/stimulus/randomProgram.ts';
+import { checkCoreAgainstIss } from '../src/gpu/rtCore/verification/issLockstepCheck.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */

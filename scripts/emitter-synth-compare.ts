@@ -8,7 +8,7 @@
 // is mapped once however many instances it has, so that noise is multiplied by its instance count; comparing the
 // medians, with each style's spread beside them, tells a real difference from it.
 import { parseArgs } from 'node:util';
-import { designByName } from '../src/designs/synthSource.ts';
+import { designByName } from '../src/designs/synth/synthSource.ts';
 import { emitSystemVerilog } from '../src/hdl/index.ts';
 import { isSynthTarget, subDesign, synthesize, type Resources, type SynthTarget } from '../src/hdl/synth/index.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';

@@ -4,7 +4,7 @@
 //        npx tsx scripts/float-soak.ts --exhaustive --op sqrt [--from 0] [--to 0xffffffff]
 //        (one-operand units only: every input bit pattern in [from, to])
 import { parseArgs } from 'node:util';
-import { UnitRunner, floatUnit, floatUnits, formatVectorMismatch } from '../src/designs/floatVectors.ts';
+import { UnitRunner, floatUnit, floatUnits, formatVectorMismatch } from '../src/designs/catalogue/floatVectors.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { elaborate } from '../src/hdl/index.ts';
 import { emitSystemVerilog } from '../src/hdl/emit/index.ts';
 import { synthesize } from '../src/hdl/synth/synthesize.ts';
-import { floatUnit, floatUnits } from '../src/designs/floatVectors.ts';
+import { floatUnit, floatUnits } from '../src/designs/catalogue/floatVectors.ts';
 
 
 const { values } = parseArgs({ options: { op: { type: 'string' }, stages: { type: 'string' } } });

@@ -1,7 +1,7 @@
 // The coverage of the GPU blocks' state machines (registers of an enum type) and cover points over the cosim suite's stimuli, as the table of docs/reliability.md.
 // Run: node --import tsx scripts/gpu-coverage.ts [--cycles N] [--seeds K]
 import { parseArgs } from 'node:util';
-import { findDesign } from '../src/designs/index.ts';
+import { findDesign } from '../src/designs/catalogue/index.ts';
 import { runCosim } from '../src/hdl/cosim/index.ts';
 import { mergeCoverage, type CoverageReport } from '../src/hdl/sim/index.ts';
 

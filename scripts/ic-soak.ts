@@ -3,8 +3,8 @@
 // [--watertight] (the watertight triangle test; closed meshes with rays at their shared edges join the mix).
 // Half the open scenes carry random masks and one-sided triangles, half the rays a random query (docs/rays.md).
 import { parseArgs } from 'node:util';
-import { runRays } from '../src/gpu/icCore/rayRunner.ts';
-import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../src/gpu/icCore/rays.ts';
+import { runRays } from '../src/gpu/icCore/verification/rayRunner.ts';
+import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../src/gpu/icCore/verification/rayVectors.ts';
 import { defaultIcSystemParams } from '../src/gpu/icCore/icSystem.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 

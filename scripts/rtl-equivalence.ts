@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { allDesigns } from '../src/designs/index.ts';
+import { allDesigns } from '../src/designs/catalogue/index.ts';
 import { gpuDesign } from '../src/gpu/top/gpuDesign.ts';
 import type { Design, ModuleIR } from '../src/hdl/ir/netlist.ts';
 import { checkEmitterEquivalence, subDesign } from '../src/hdl/synth/index.ts';

@@ -6,14 +6,15 @@
 // frame replayed). --base DIR adds the TS simulator of another checkout's src/ directory (for
 // example `git archive <commit> | tar -x -C DIR` with a node_modules link), run in the same rounds:
 // before/after ratios measured under the same load.
+import { existsSync } from 'node:fs';
 import { topModule } from '../src/hdl/ir/netlist.ts';
 import { compileSimulator } from '../src/hdl/sim/index.ts';
-import { findDesign } from '../src/designs/index.ts';
+import { findDesign } from '../src/designs/catalogue/index.ts';
 import { buildStimulus, harnessDesign } from '../src/hdl/cosim/runCosim.ts';
 import { externalSimulator } from '../src/hdl/cosim/backends.ts';
 import { buildFrame } from '../src/host/frame.ts';
 import { defaultCamera } from '../src/host/camera.ts';
-import { defaultScene } from '../src/golden/defaultScene.ts';
+import { defaultScene } from '../src/scenes/defaultScene.ts';
 import { gpuParamsFor, runFrame } from '../src/host/runtime/index.ts';
 import type { Simulator } from '../src/hdl/sim/index.ts';
 
@@ -36,7 +37,8 @@ async function baseTree(dir: string) {
   delete (globalThis as Record<symbol, unknown>)[Symbol.for('rtgpu.hdl.loadedFrom')];
   return {
     compileSimulator: (await import(`${dir}/hdl/sim/index.ts`)).compileSimulator as (d: unknown) => Simulator,
-    findDesign: (await import(`${dir}/designs/index.ts`)).findDesign as (n: string) => Promise<{ elaborate(): unknown }>,
+    // The catalogue moved to designs/catalogue/ (issue 43); a base checkout from before has it at designs/index.ts.
+    findDesign: (await import(existsSync(`${dir}/designs/catalogue/index.ts`) ? `${dir}/designs/catalogue/index.ts` : `${dir}/designs/index.ts`)).findDesign as (n: string) => Promise<{ elaborate(): unknown }>,
     gpuDesign: (await import(`${dir}/gpu/top/gpuDesign.ts`)).gpuDesign as (p: unknown) => unknown,
   };
 }

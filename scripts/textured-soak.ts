@@ -3,8 +3,8 @@
 // independent float64 renderer (test/host/texturedReference.ts) within docs/texture.md's tolerances.
 // Usage: npx tsx scripts/textured-soak.ts [--frames 200] [--seed S]
 import { parseArgs } from 'node:util';
-import { texturedMaterials, texturedScene, TEXTURED_SHADERS } from '../src/golden/texturedScene.ts';
-import { defaultLights } from '../src/golden/defaultScene.ts';
+import { texturedMaterials, texturedScene, TEXTURED_SHADERS } from '../src/scenes/texturedScene.ts';
+import { defaultLights } from '../src/scenes/defaultScene.ts';
 import { fromNumber, toNumber } from '../src/golden/float32.ts';
 import { TEXCOORD_WORDS, triangleCount, type Scene } from '../src/golden/scene.ts';
 import { buildFrame, DEFAULT_AMBIENT, DEFAULT_SKY } from '../src/host/frame.ts';

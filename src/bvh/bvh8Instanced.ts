@@ -1,6 +1,6 @@
 // The two-level BVH8 image: a TLAS of GFX12 box nodes over instance nodes, each instance pointing at its mesh's BLAS, every BLAS placed once however many instances share it (docs/bvh.md "Instances").
 import { fromNumber, toNumber } from '../golden/float32.ts';
-import { checkInstances, worldToObjectBits, type Affine, type InstancedScene } from '../golden/instancedScene.ts';
+import { checkInstances, worldToObjectBits, type Affine, type InstancedScene } from '../scenes/instancedScene.ts';
 import type { Box } from '../golden/rayBox.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
 import type { Scene } from '../golden/scene.ts';

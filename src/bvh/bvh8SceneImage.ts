@@ -1,7 +1,7 @@
 // The BVH8 scene image: a header and the GFX12 BVH8 image's 128-byte nodes, in one image for the BVH8 IC system's load
 // port (docs/host.md, "The BVH8 scene image"). The nodes hold the vertices too: nothing else is loaded.
 import { triangleCount, type Scene } from '../golden/scene.ts';
-import type { InstancedScene } from '../golden/instancedScene.ts';
+import type { InstancedScene } from '../scenes/instancedScene.ts';
 import { buildBvh8, type Bvh8BuildOptions } from './bvh8.ts';
 import { encodeBvh8Image, type Bvh8Image } from './bvh8Image.ts';
 import { buildBvh8Instanced, type Bvh8InstancedImage } from './bvh8Instanced.ts';

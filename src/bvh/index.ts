@@ -1,4 +1,4 @@
-// The host-side BVH: the builder, the in-memory BVH4 and its memory image, the BVH8 and its GFX12 memory image (docs/bvh.md).
+// The host-side BVH: the builder, the in-memory BVH4 and its memory image, the BVH8 and its GFX12 memory image, and the golden traversals of both (docs/bvh.md).
 export { buildBvh, buildBinaryBvh, wideChildren, BvhBuildError, type BuildOptions, type BinaryBuildOptions, type BinaryBvh, type BinaryNode } from './builder.ts';
 export {
   BVH_WIDTH,
@@ -55,3 +55,5 @@ export {
 } from './gfx12Instance.ts';
 export { buildBvh8Instanced, decodeBvh8InstancedImage, worldBox, BVH_ADDR_UNITS_PER_NODE, type Bvh8InstancedImage, type DecodedBvh8InstancedImage, type PlacedBlas } from './bvh8Instanced.ts';
 export { bvh8SceneImage, bvh8InstancedSceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, BVH8_SCENE_HEADER_WORDS, type Bvh8SceneImage, type ParsedBvh8SceneImage } from './bvh8SceneImage.ts';
+export { castRayBvh, type BvhTraceResult, type BvhCastOptions } from './traversal/bvhCaster.ts';
+export { castRayBvh8, BVH8_CORE_FEATURES, type Bvh8TraceResult, type Bvh8CastOptions, type Bvh8Counters } from './traversal/bvh8Caster.ts';

@@ -6,11 +6,11 @@ import { AsmError, assemble } from '../isa/assembler.ts';
 import { checkFitsInstructionMemory } from '../isa/instructionMemory.ts';
 import { HexWordsError, parseHexWords, wordsFromBytes } from '../isa/hexWords.ts';
 import { imageToScene, objText, parseObj, sceneToImage, SceneError, type Scene } from '../golden/scene.ts';
-import { defaultScene } from '../golden/defaultScene.ts';
-import type { Traversal } from '../golden/iss/sceneTracer.ts';
+import { defaultScene } from '../scenes/defaultScene.ts';
+import type { Traversal } from '../iss/sceneTracer.ts';
 import { Bvh4FormatError, BvhBuildError, bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
-import { flattenInstances } from '../golden/instancedScene.ts';
-import { loadInstancedSceneFile } from '../golden/instancedSceneFile.ts';
+import { flattenInstances } from '../scenes/instancedScene.ts';
+import { loadInstancedSceneFile } from '../scenes/instancedSceneFile.ts';
 
 /** The bytes of FILE, or a CliError (status 1) saying why it cannot be read. */
 export function readBytes(file: string): Buffer {

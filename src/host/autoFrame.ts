@@ -1,7 +1,7 @@
 // Framing a scene the user brought: a camera and point lights placed from the scene's axis-aligned bounds (`rtgpu render`).
 import { toNumber } from '../golden/float32.ts';
-import { defaultLights } from '../golden/defaultScene.ts';
-import type { Light, Rgb } from '../golden/materials.ts';
+import { defaultLights } from '../scenes/defaultScene.ts';
+import type { Light, Rgb } from '../scenes/materials.ts';
 import type { Scene } from '../golden/scene.ts';
 import type { Camera, Vec3 } from './camera.ts';
 

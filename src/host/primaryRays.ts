@@ -1,5 +1,5 @@
 // The primary rays of a frame, bit for bit as the kernels form them on the GPU (the `id` kernel run on the ISA simulator).
-import { Machine } from '../golden/iss/index.ts';
+import { Machine } from '../iss/index.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
 import type { Camera } from './camera.ts';
 import { buildFrame } from './frame.ts';

@@ -6,11 +6,11 @@ import {
   layoutMipChain,
   mipChainWords,
   TextureError,
-  type Material,
   type TextureHeader,
   type TextureImage,
   type TextureSampler,
 } from '../golden/index.ts';
+import type { Material } from '../scenes/index.ts';
 import { encodeTxdHandle, MEMORY_MAP, TXD_HANDLE, txdHandleAddresses } from '../isa/index.ts';
 
 /** The sampler every texture gets unless told otherwise: trilinear, no bias, the whole LOD range (the header clamps to its mips). */

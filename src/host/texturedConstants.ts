@@ -1,8 +1,8 @@
 // Constant memory of the `textured` kernel: shade's, then per material its txd handle, then per triangle its texture coordinates in barycentric form and their gradients.
 import { SceneError, TEXCOORD_WORDS, triangleCount, type Scene } from '../golden/scene.ts';
 import { toNumber } from '../golden/float32.ts';
-import { CONSTANT_WORDS } from '../golden/iss/memory.ts';
-import type { Material } from '../golden/materials.ts';
+import { CONSTANT_WORDS } from '../iss/memory.ts';
+import type { Material } from '../scenes/materials.ts';
 
 /**
  * Words after SHADE_LAYOUT's materials (M = the material count, SHADE_LAYOUT.materialCount), word offsets

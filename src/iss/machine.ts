@@ -1,8 +1,8 @@
 // The ISA simulator's machine: runs N pixels as 32-thread patches over shared memories and a scene.
-import { MEMORY_MAP } from '../../isa/instructions.ts';
-import type { TriangleTestFn, Vec4 } from '../rayCaster.ts';
-import type { Scene } from '../scene.ts';
-import type { Bvh4 } from '../../bvh/index.ts';
+import { MEMORY_MAP } from '../isa/instructions.ts';
+import type { TriangleTestFn, Vec4 } from '../golden/rayCaster.ts';
+import type { Scene } from '../golden/scene.ts';
+import type { Bvh4 } from '../bvh/index.ts';
 import { Memory } from './memory.ts';
 import { Thread, type Retired } from './thread.ts';
 import { sceneTracer, type SceneTracer, type TraceCounters, type Traversal } from './sceneTracer.ts';

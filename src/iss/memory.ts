@@ -1,5 +1,5 @@
 // Memories of the ISA simulator: instruction, constant, texture and per-thread main memory, with the ISA's fault rules.
-import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
+import { MEMORY_MAP, threadBase } from '../isa/instructions.ts';
 
 export const CONSTANT_WORDS = MEMORY_MAP.constantBytes / 4; // 8192
 export const THREAD_WORDS = MEMORY_MAP.threadBytes / 4; // 16384

@@ -1,11 +1,11 @@
 // The `trace` of the ISA simulator: brute force over every triangle, the BVH traversal of the BVH IC cores, or the BVH8
 // traversal of the BVH8 IC cores, with counters.
-import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene, type Bvh4 } from '../../bvh/index.ts';
-import { castRayBvh } from '../bvh/bvhCaster.ts';
-import { BVH8_CORE_FEATURES, castRayBvh8 } from '../bvh/bvh8Caster.ts';
-import { castRay, hitParametersOf, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3, type Vec4 } from '../rayCaster.ts';
-import type { RayQuery } from '../rayQuery.ts';
-import { triangleCount, type Scene } from '../scene.ts';
+import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene, type Bvh4 } from '../bvh/index.ts';
+import { castRayBvh } from '../bvh/traversal/bvhCaster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../bvh/traversal/bvh8Caster.ts';
+import { castRay, hitParametersOf, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3, type Vec4 } from '../golden/rayCaster.ts';
+import type { RayQuery } from '../golden/rayQuery.ts';
+import { triangleCount, type Scene } from '../golden/scene.ts';
 
 /** How `trace` finds the closest hit: every triangle (the seed 004 IC cores), a BVH4 (src/bvh, the BVH IC cores) or a GFX12 BVH8 image (the BVH8 IC cores). */
 export type Traversal = 'brute-force' | 'bvh' | 'bvh8';

@@ -1,10 +1,10 @@
 // One RT core thread of the ISA simulator: explicit architectural state and a step() that retires one instruction.
-import { BY_OPCODE, BRANCH_TAKEN, REG, VREG, fieldOf, threadBase, type InstructionSpec } from '../../isa/instructions.ts';
-import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_UNORDERED } from '../float32.ts';
+import { BY_OPCODE, BRANCH_TAKEN, REG, VREG, fieldOf, threadBase, type InstructionSpec } from '../isa/instructions.ts';
+import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_UNORDERED } from '../golden/float32.ts';
 import { executeTxd } from './txdInstruction.ts';
-import type { Vec3, Vec4 } from '../rayCaster.ts';
+import type { Vec3, Vec4 } from '../golden/rayCaster.ts';
 import type { Memory } from './memory.ts';
-import type { RayQuery } from '../rayQuery.ts';
+import type { RayQuery } from '../golden/rayQuery.ts';
 
 /**
  * Answers a `trace`: RV14 (`hit`) and RV15 (`normal`) after the context switch, and `hitParameters` = (t, u, v,

@@ -1,7 +1,7 @@
 // The txd instruction's golden meaning on its register operands: the ISS executes it, and whatever plays or is the texture unit is checked against it.
-import { TXD_HANDLE, decodeTxdControl, txdHandleAddresses } from '../../isa/textureOperands.ts';
-import { sampleTxd, type TxdResult } from '../texture/index.ts';
-import type { Vec4 } from '../rayCaster.ts';
+import { TXD_HANDLE, decodeTxdControl, txdHandleAddresses } from '../isa/textureOperands.ts';
+import { sampleTxd, type TxdResult } from '../golden/texture/index.ts';
+import type { Vec4 } from '../golden/rayCaster.ts';
 
 /** Words that decode as an invalid header and sampler (reserved bits set): what a pointer past texture memory reads. */
 const INVALID_HEADER = [0, 0, 0, 0xffffffff];

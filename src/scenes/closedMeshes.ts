@@ -1,7 +1,7 @@
 // Closed triangle meshes and rays aimed exactly at their shared vertices and edges (verification code for the watertight test).
-import { fromNumber, toNumber } from './float32.ts';
-import type { Vec3 } from './rayCaster.ts';
-import type { Scene } from './scene.ts';
+import { fromNumber, toNumber } from '../golden/float32.ts';
+import type { Vec3 } from '../golden/rayCaster.ts';
+import type { Scene } from '../golden/scene.ts';
 
 /**
  * Coordinates are multiples of 2^-GRID_BITS in [−2, 2], so that sums, differences and midpoints of

@@ -1,6 +1,6 @@
 // The built-in scene: a small Cornell-box-like room (36 triangles) used when `rtgpu run` is given no --scene.
-import { fromNumber } from './float32.ts';
-import type { Scene } from './scene.ts';
+import { fromNumber } from '../golden/float32.ts';
+import type { Scene } from '../golden/scene.ts';
 import type { Light, Material } from './materials.ts';
 
 /**

@@ -1,7 +1,7 @@
 // Scenes of instances: meshes placed by 3×4 object-to-world matrices, the binary32 world-to-object matrices of their instance nodes, and the flattened one-level scene.
-import { fromNumber, toNumber } from './float32.ts';
-import type { Mat3x4 } from './rayTransform.ts';
-import { triangleCount, type Scene } from './scene.ts';
+import { fromNumber, toNumber } from '../golden/float32.ts';
+import type { Mat3x4 } from '../golden/rayTransform.ts';
+import { triangleCount, type Scene } from '../golden/scene.ts';
 import { mergeScenes } from './sceneLibrary.ts';
 
 /** A 3×4 affine matrix in double precision, row major (column 3 the translation). */

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { DEFAULT_SHADERS, defaultMaterials, defaultScene } from './defaultScene.ts';
 import { affineFrom, invertAffine, InstanceError, type Affine, type Instance, type InstancedScene } from './instancedScene.ts';
 import { loadObjFile, type Material, type Rgb } from './materials.ts';
-import { SceneError, type Scene } from './scene.ts';
+import { SceneError, type Scene } from '../golden/scene.ts';
 import { bunnyMesh } from './sceneLibrary.ts';
 
 /** Built-in meshes a scene file can place by name. */

@@ -1,9 +1,9 @@
 // Materials of a scene: the Wavefront MTL parser, point lights, and loading an OBJ file with its material libraries.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { DEFAULT_GEOMETRY_MASK, objText, parseObjWithMaterials, SceneError, triangleCount, type Scene } from './scene.ts';
+import { DEFAULT_GEOMETRY_MASK, objText, parseObjWithMaterials, SceneError, triangleCount, type Scene } from '../golden/scene.ts';
 import { decodePngTexture } from './pngTexture.ts';
-import type { TextureImage } from './texture/index.ts';
+import type { TextureImage } from '../golden/texture/index.ts';
 
 export type Rgb = readonly [number, number, number];
 

@@ -1,6 +1,6 @@
 // PNG files as RGBA8 texture images (pngjs): every PNG colour type to one word per texel, bottom row first.
 import { PNG } from 'pngjs';
-import { MAX_TEXTURE_SIZE, type TextureImage } from './texture/index.ts';
+import { MAX_TEXTURE_SIZE, type TextureImage } from '../golden/texture/index.ts';
 
 /** The eight bytes every PNG file starts with. */
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;

@@ -1,8 +1,8 @@
 // Scenes for BVH work: the Stanford bunny in the built-in Cornell box, and procedural meshes of any size.
 import bunny from 'bunny';
-import { fromNumber } from './float32.ts';
+import { fromNumber } from '../golden/float32.ts';
 import { DEFAULT_SHADERS, defaultScene } from './defaultScene.ts';
-import { TEXCOORD_WORDS, type Scene } from './scene.ts';
+import { TEXCOORD_WORDS, type Scene } from '../golden/scene.ts';
 
 type Point = readonly [number, number, number];
 

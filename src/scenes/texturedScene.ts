@@ -1,9 +1,9 @@
 // The built-in textured scene: the Cornell box with a procedural checkerboard texture on its floor.
-import { fromNumber } from './float32.ts';
+import { fromNumber } from '../golden/float32.ts';
 import { DEFAULT_SHADERS, defaultMaterials, defaultScene } from './defaultScene.ts';
 import type { Material } from './materials.ts';
-import { TEXCOORD_WORDS, type Scene } from './scene.ts';
-import type { TextureImage } from './texture/index.ts';
+import { TEXCOORD_WORDS, type Scene } from '../golden/scene.ts';
+import type { TextureImage } from '../golden/texture/index.ts';
 
 /** Shader ids of the textured scene: the Cornell box's, plus the checkerboard floor. */
 export const TEXTURED_SHADERS = { ...DEFAULT_SHADERS, floor: 7 } as const;

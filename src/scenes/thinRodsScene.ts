@@ -1,7 +1,7 @@
 // A scene of thin rotated objects for oriented boxes: three sets of parallel chains of long thin links, each set at its own tilt, in the Cornell box (docs/performance.md, "Oriented boxes").
 import { defaultScene } from './defaultScene.ts';
-import { fromNumber } from './float32.ts';
-import type { Scene } from './scene.ts';
+import { fromNumber } from '../golden/float32.ts';
+import type { Scene } from '../golden/scene.ts';
 import { mergeScenes } from './sceneLibrary.ts';
 
 type Point = [number, number, number];

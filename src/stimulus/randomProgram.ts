@@ -1,8 +1,8 @@
 // Random RT core programs (always terminating, hazard-dense, every instruction) and small random scenes, for ISS/core lockstep tests.
 import type { Rng } from '../util/seededRandom.ts';
 import type { Scene } from '../golden/scene.ts';
-import { BY_OPCODE, MEMORY_MAP, REG, VREG } from './instructions.ts';
-import { encodeTxdHandle } from './textureOperands.ts';
+import { BY_OPCODE, MEMORY_MAP, REG, VREG } from '../isa/instructions.ts';
+import { encodeTxdHandle } from '../isa/textureOperands.ts';
 
 /** Instructions one thread of a generated program retires at most (an upper bound the generator keeps). */
 export const RANDOM_PROGRAM_MAX_INSTRUCTIONS = 20_000;

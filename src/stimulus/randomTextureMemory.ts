@@ -1,7 +1,7 @@
 // A random texture memory laid out as random programs' txd handles expect (RANDOM_TEXTURE_LAYOUT): every filter, format, wrap mode and failure.
 import { RANDOM_TEXTURE_LAYOUT } from './randomProgram.ts';
-import { TXD_HANDLE } from './textureOperands.ts';
-import { MEMORY_MAP } from './instructions.ts';
+import { TXD_HANDLE } from '../isa/textureOperands.ts';
+import { MEMORY_MAP } from '../isa/instructions.ts';
 import type { Rng } from '../util/seededRandom.ts';
 import { fromNumber } from '../golden/float32.ts';
 import { encodeTextureHeader, encodeTextureSampler, mipChainWords, mipLevelsFor, type TextureFormatName, type TextureSampler, type WrapModeName } from '../golden/texture/index.ts';

@@ -9,9 +9,10 @@ const graph = buildImportGraph(root, `${root}src`);
 
 /**
  * The layer units: the first prefix a file's path starts with names its unit. hdl/ is one unit per sub-folder
- * (src/hdl/index.ts alone is the public eDSL API). golden/ splits where src/bvh/ sits between its halves: the reference
- * arithmetic, scenes and single-ray models below the BVH, the BVH traversal and the ISA simulator (which traces through
- * a BVH) above it, and its index, which re-exports both, on top.
+ * (src/hdl/index.ts alone is the public eDSL API), and so is designs/ (one per CLI command family). The models the
+ * hardware is checked against stack from the arithmetic up: golden (binary32, single rays, the scene format, texture
+ * sampling), scenes, bvh (builder, images and the golden traversals), iss (the ISA simulator, which traces through a
+ * BVH). stimulus (seeded random programs and texture memories) feeds tests and verification code only.
  */
 const UNITS: readonly (readonly [prefix: string, unit: string])[] = [
   ['src/hdl/index.ts', 'hdl'],
@@ -26,30 +27,37 @@ const UNITS: readonly (readonly [prefix: string, unit: string])[] = [
   ['src/hdl/synth/', 'hdl/synth'],
   ['src/hdl/cosim/', 'hdl/cosim'],
   ['src/hdl/formal/', 'hdl/formal'],
-  ['src/golden/index.ts', 'golden/index'],
-  ['src/golden/bvh/', 'golden/bvh'],
-  ['src/golden/iss/', 'golden/iss'],
   ['src/golden/', 'golden'],
-  ['src/util/', 'util'],
-  ['src/isa/', 'isa'],
+  ['src/scenes/', 'scenes'],
   ['src/bvh/', 'bvh'],
+  ['src/iss/', 'iss'],
+  ['src/isa/', 'isa'],
+  ['src/stimulus/', 'stimulus'],
+  ['src/util/', 'util'],
   ['src/gpu/', 'gpu'],
   ['src/host/', 'host'],
-  ['src/designs/', 'designs'],
+  ['src/designs/catalogue/', 'designs/catalogue'],
+  ['src/designs/synth/', 'designs/synth'],
+  ['src/designs/rtl/', 'designs/rtl'],
+  ['src/designs/bench/', 'designs/bench'],
   ['src/cli/', 'cli'],
   ['src/types/', 'types'],
 ];
 
 const HDL_ENGINE = ['hdl/ir', 'hdl/core', 'hdl/elaborate', 'hdl/emit'];
 const HDL_LAYERS = ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', 'hdl/synth', 'hdl/formal', 'hdl/tools'];
-const GOLDEN = ['golden', 'golden/bvh', 'golden/iss', 'golden/index'];
+const MODELS = ['iss', 'bvh', 'scenes', 'golden', 'isa'];
+const DESIGNS = ['designs/bench', 'designs/rtl', 'designs/synth', 'designs/catalogue'];
 
 /** Which units each unit may import (besides itself). Read downward: nothing here may import a unit listed above it. */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
-  cli: ['designs', 'host', 'gpu', ...HDL_LAYERS, ...GOLDEN, 'bvh', 'isa', 'util'],
-  designs: ['host', 'gpu', ...HDL_LAYERS, ...GOLDEN, 'bvh', 'isa', 'util'],
-  host: ['gpu', ...HDL_LAYERS, ...GOLDEN, 'bvh', 'isa', 'util'],
-  gpu: ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', ...GOLDEN, 'bvh', 'isa', 'util'],
+  cli: [...DESIGNS, 'host', 'gpu', ...HDL_LAYERS, ...MODELS, 'util'],
+  'designs/bench': ['designs/catalogue', 'host', 'gpu', ...HDL_LAYERS, ...MODELS, 'util'],
+  'designs/rtl': ['designs/synth', 'designs/catalogue', 'host', 'gpu', ...HDL_LAYERS, ...MODELS, 'util'],
+  'designs/synth': ['designs/catalogue', 'host', 'gpu', ...HDL_LAYERS, ...MODELS, 'util'],
+  'designs/catalogue': ['host', 'gpu', ...HDL_LAYERS, ...MODELS, 'util'],
+  host: ['gpu', ...HDL_LAYERS, ...MODELS, 'util'],
+  gpu: ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', 'stimulus', ...MODELS, 'util'],
   'hdl/lib': ['hdl'],
   'hdl/cosim': ['hdl/synth', 'hdl/testbench', 'hdl/sim', 'hdl/tools', 'hdl/emit', 'hdl/ir', 'util'],
   'hdl/synth': ['hdl/tools', 'hdl/emit', 'hdl/ir'],
@@ -62,12 +70,12 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'hdl/elaborate': ['hdl/core', 'hdl/ir'],
   'hdl/core': ['hdl/ir'],
   'hdl/ir': [],
-  'golden/index': ['golden', 'golden/bvh', 'golden/iss'],
-  'golden/iss': ['golden/bvh', 'bvh', 'golden', 'isa'],
-  'golden/bvh': ['bvh', 'golden'],
-  bvh: ['golden'],
+  stimulus: ['scenes', 'golden', 'isa', 'util'],
+  iss: ['bvh', 'scenes', 'golden', 'isa'],
+  bvh: ['scenes', 'golden'],
+  scenes: ['golden'],
+  isa: ['util'],
   golden: [],
-  isa: ['golden', 'util'],
   util: [],
   types: [],
 };
@@ -92,6 +100,30 @@ const HARDWARE_HDL = new Set(['src/hdl/index.ts', 'src/hdl/lib/index.ts']);
  * The others verify it (testbenches, co-simulation designs, golden models, runners) and may use the simulators.
  */
 const definesHardware = (file: string): boolean => /\bdefineModule\(|\bdefineBlackBox\(|\bModuleBuilder\b/.test(readFileSync(`${root}${file}`, 'utf8'));
+
+/** What verification code uses and hardware never does: the simulators and the reference models only tests run. */
+const VERIFICATION_ONLY = ['src/hdl/sim/', 'src/hdl/testbench/', 'src/hdl/cosim/', 'src/iss/', 'src/stimulus/'];
+
+/**
+ * A verification file's name says its role: a co-simulation design (`Cosim`), a testbench or runner that drives the
+ * block, stimulus and expected answers (`Vectors`, `Golden`), a check against a model (`Check`), or port packing (`Words`).
+ */
+const VERIFICATION_ROLE = /\/verification\/\w+(Cosim|Testbench|Runner|Vectors|Golden|Check|Words)\.ts$/;
+
+/** Every file reachable from the start files by imports, the start files included. */
+function reachableFrom(start: readonly string[]): Set<string> {
+  const seen = new Set(start);
+  const todo = [...start];
+  for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+    for (const e of graph.edges) {
+      if (e.from === file && !seen.has(e.to)) {
+        seen.add(e.to);
+        todo.push(e.to);
+      }
+    }
+  }
+  return seen;
+}
 
 /**
  * Imports allowed to break a rule, each with the reason. Type-only imports count like any other (a reader follows them
@@ -159,6 +191,22 @@ describe('import graph of src/', () => {
       }
     }
     expect(bad, `hardware importing more of the eDSL than rtgpu/hdl and rtgpu/hdl/lib:\n${bad.join('\n')}`).toEqual([]);
+  });
+
+  it('keeps each GPU block\'s verification code in its verification/ folder, named by role, out of the hardware\'s reach', () => {
+    const gpu = graph.files.filter((f) => f.startsWith('src/gpu/'));
+    const inVerification = (f: string): boolean => f.includes('/verification/');
+    const reached = reachableFrom(gpu.filter(definesHardware));
+    const verifies = (f: string): boolean => graph.edges.some((e) => e.from === f && VERIFICATION_ONLY.some((p) => e.to.startsWith(p)));
+    const elaborates = (f: string): boolean => /\belaborate\(/.test(readFileSync(`${root}${f}`, 'utf8'));
+    const misplaced = gpu
+      .filter((f) => !inVerification(f))
+      .filter((f) => verifies(f) || !(definesHardware(f) || reached.has(f) || f === 'src/gpu/index.ts' || elaborates(f)));
+    expect(misplaced, `verification code outside a verification/ folder (it runs a simulator or serves no hardware):\n${misplaced.join('\n')}`).toEqual([]);
+    const badNames = gpu.filter((f) => inVerification(f) && !VERIFICATION_ROLE.test(f));
+    expect(badNames, `verification files named by no role (${VERIFICATION_ROLE.source}):\n${badNames.join('\n')}`).toEqual([]);
+    const intoVerification = [...reached].filter(inVerification);
+    expect(intoVerification, `hardware reaching verification code:\n${intoVerification.join('\n')}`).toEqual([]);
   });
 
   it('keeps every folder to the layering table', () => {

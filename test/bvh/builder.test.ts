@@ -13,7 +13,7 @@ import {
   type Bvh4Child,
 } from '../../src/bvh/index.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bunnyInBox, torusGrid } from '../../src/golden/sceneLibrary.ts';
+import { bunnyInBox, torusGrid } from '../../src/scenes/sceneLibrary.ts';
 import { toNumber } from '../../src/golden/float32.ts';
 import type { Box } from '../../src/golden/rayBox.ts';
 import { announceSeed, bits3, createRng, randomScene, sceneOf } from './helpers.ts';

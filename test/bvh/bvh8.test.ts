@@ -22,17 +22,17 @@ import {
   type Bvh8,
   type Gfx12Triangle,
 } from '../../src/bvh/index.ts';
-import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
-import { castRayBvh } from '../../src/golden/bvh/bvhCaster.ts';
+import { castRayBvh8 } from '../../src/bvh/traversal/bvh8Caster.ts';
+import { castRayBvh } from '../../src/bvh/traversal/bvhCaster.ts';
 import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bunnyInBox, icosphere, torusGrid } from '../../src/golden/sceneLibrary.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bunnyInBox, icosphere, torusGrid } from '../../src/scenes/sceneLibrary.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
-import { compareBvh8OnBunny, measureBvh8Memory } from '../../src/designs/bvh8Bench.ts';
+import { compareBvh8OnBunny, measureBvh8Memory } from '../../src/designs/bench/bvh8Bench.ts';
 import { announceSeed, bits3, createRng, randomRays, randomScene, sceneOf, type P, type TestRay } from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });

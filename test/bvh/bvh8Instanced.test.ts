@@ -15,15 +15,15 @@ import {
   decodeBvh8InstancedImage,
   type Gfx12InstanceNodeInput,
 } from '../../src/bvh/index.ts';
-import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/bvh/traversal/bvh8Caster.ts';
 import { fadd, fmul, fromNumber, toNumber } from '../../src/golden/float32.ts';
-import { affineFrom, flattenInstances, invertAffine, worldToObjectBits, IDENTITY, type InstancedScene } from '../../src/golden/instancedScene.ts';
+import { affineFrom, flattenInstances, invertAffine, worldToObjectBits, IDENTITY, type InstancedScene } from '../../src/scenes/instancedScene.ts';
 import type { Box } from '../../src/golden/rayBox.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { normalToWorld, transformRay } from '../../src/golden/rayTransform.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bunnyMesh, icosphere } from '../../src/golden/sceneLibrary.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bunnyMesh, icosphere } from '../../src/scenes/sceneLibrary.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { announceSeed, bits3, createRng, randomRays, randomScene, type Rng, type TestRay } from './helpers.ts';
 
 const seed = announceSeed('bvh8Instanced.test');

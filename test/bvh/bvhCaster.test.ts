@@ -2,16 +2,16 @@
 import { describe, expect, test, vi } from 'vitest';
 import fc from 'fast-check';
 import { buildBvh, reorderScene, worstCaseStack, type Bvh4 } from '../../src/bvh/index.ts';
-import { castRayBvh, type TriangleTestFn } from '../../src/golden/bvh/bvhCaster.ts';
+import { castRayBvh, type TriangleTestFn } from '../../src/bvh/traversal/bvhCaster.ts';
 import { castRay, testTriangle, type TraceResult, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { rayInverse, slabTest, type Box } from '../../src/golden/rayBox.ts';
 import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, POS_INF, toNumber } from '../../src/golden/float32.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { bunnyInBox } from '../../src/scenes/sceneLibrary.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
-import { measureBvhTests } from '../../src/designs/bvhBench.ts';
-import { faultColumns } from '../../src/gpu/bvh/badIndices.ts';
+import { measureBvhTests } from '../../src/designs/bench/bvhBench.ts';
+import { faultColumns } from '../../src/gpu/bvh/verification/badIndexVectors.ts';
 import { announceSeed, bits3, createRng, num3, randomRays, randomScene, sceneOf, type P, type Rng, type TestRay } from './helpers.ts';
 
 // Random and large-scene tests take seconds; under load on the shared machine more than vitest's default 5 s.

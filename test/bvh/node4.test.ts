@@ -1,7 +1,7 @@
 // The BVHNode4 / TriRange memory image: the word layout, round trips, and every validation error of the decoder.
 import { describe, expect, test, vi } from 'vitest';
 import { buildBvh, decodeBvh4, encodeBvh4, NODE_WORDS, TRI_RANGE_WORDS, type Bvh4Image } from '../../src/bvh/index.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { bunnyInBox } from '../../src/scenes/sceneLibrary.ts';
 import { triangleCount } from '../../src/golden/scene.ts';
 import { announceSeed, bits3, createRng, randomScene, sceneOf } from './helpers.ts';
 

@@ -20,18 +20,18 @@ import {
   BVH8_DEFAULT_TRIANGLE_COST,
   type Bvh8,
 } from '../../src/bvh/index.ts';
-import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
-import { obbRay, rotateObb } from '../../src/golden/bvh/obbRay.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/bvh/traversal/bvh8Caster.ts';
+import { obbRay, rotateObb } from '../../src/bvh/traversal/obbRay.ts';
 import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { rayInverse } from '../../src/golden/rayBox.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';
 import { fadd, fmul, fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
-import { thinRods, thinRodsInBox } from '../../src/golden/thinRodsScene.ts';
+import { bunnyInBox } from '../../src/scenes/sceneLibrary.ts';
+import { thinRods, thinRodsInBox } from '../../src/scenes/thinRodsScene.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
-import { compareObbOnBunny, compareObbOnThinRods, measureObb } from '../../src/designs/obbBench.ts';
+import { compareObbOnBunny, compareObbOnThinRods, measureObb } from '../../src/designs/bench/obbBench.ts';
 import { announceSeed, bits3, createRng, randomRays, randomScene, sceneOf, type P, type Rng, type TestRay } from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });

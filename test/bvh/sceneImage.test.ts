@@ -12,8 +12,8 @@ import {
   parseBvhSceneImage,
   TRI_RANGE_WORDS,
 } from '../../src/bvh/index.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bunnyInBox } from '../../src/scenes/sceneLibrary.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { SceneError, sceneToImage, triangleCount, type Scene } from '../../src/golden/scene.ts';
 import { announceSeed, bits3, createRng, randomScene, sceneOf } from './helpers.ts';
 

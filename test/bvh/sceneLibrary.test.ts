@@ -1,8 +1,8 @@
 // The BVH scenes: the bunny package, the bunny standing in the Cornell box, procedural meshes up to and past 65,536 triangles.
 import { describe, expect, test, vi } from 'vitest';
 import bunny from 'bunny';
-import { bunnyInBox, bunnyMesh, BUNNY_PLACEMENT, BUNNY_SHADER, icosphere, mergeScenes, torusGrid } from '../../src/golden/sceneLibrary.ts';
-import { defaultScene, DEFAULT_SHADERS } from '../../src/golden/defaultScene.ts';
+import { bunnyInBox, bunnyMesh, BUNNY_PLACEMENT, BUNNY_SHADER, icosphere, mergeScenes, torusGrid } from '../../src/scenes/sceneLibrary.ts';
+import { defaultScene, DEFAULT_SHADERS } from '../../src/scenes/defaultScene.ts';
 import { triangleCount, vertexCount, type Scene } from '../../src/golden/scene.ts';
 import { toNumber } from '../../src/golden/float32.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tempDir } from '../tempDir.ts';
 import { buildFrame, type FrameSpec } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { DEFAULT_MAX_CYCLES, MAX_CYCLES_PER_PIXEL, gpuFlags } from '../../src/cli/gpuFlags.ts';
 import { ProgressBar } from '../../src/cli/progress.ts';
 import { renderCommand } from '../../src/cli/commands/render.ts';

@@ -13,7 +13,7 @@ import { encodePng } from '../../src/host/png.ts';
 import { lightsAt } from '../../src/host/autoFrame.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
-import { defaultMaterial } from '../../src/golden/materials.ts';
+import { defaultMaterial } from '../../src/scenes/materials.ts';
 import { formatHexWords } from '../../src/isa/hexWords.ts';
 import type { Camera, Vec3 } from '../../src/host/camera.ts';
 

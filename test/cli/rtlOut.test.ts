@@ -2,9 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { allDesigns } from '../../src/designs/index.ts';
-import { rtlFiles } from '../../src/designs/rtlOutput.ts';
-import { rtlDifferences } from '../../src/designs/generatedDir.ts';
+import { allDesigns } from '../../src/designs/catalogue/index.ts';
+import { rtlFiles } from '../../src/designs/rtl/rtlOutput.ts';
+import { rtlDifferences } from '../../src/designs/rtl/generatedDir.ts';
 import { defaultGpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { icarusCompile, verilatorLint, yosysElaborate, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
 import { gateLevelDesigns } from '../synth/gateLevelDesigns.ts';

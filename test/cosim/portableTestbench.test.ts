@@ -12,7 +12,7 @@ import { stimulusRecording } from '../../src/hdl/cosim/runCosim.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { toolVersion } from '../../src/hdl/tools/toolchain.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { tempDir } from '../tempDir.ts';
 
 const seed = seedFromEnv();

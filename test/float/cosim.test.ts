@@ -1,7 +1,7 @@
 // The float co-simulation designs, seeded cycles: the TS simulator and Verilator agree every cycle over 100,000, Icarus (20 times
 // slower) over 20,000, and the golden model (the TS reference at the unit's latency, with bubbles and resets) accepts every result.
 import { describe, expect, test } from 'vitest';
-import { floatDesigns } from '../../src/designs/floatCosim.ts';
+import { floatDesigns } from '../../src/designs/catalogue/floatCosim.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 

@@ -1,7 +1,7 @@
 // Directed edge cases for every float unit, with hand-derived expected values: the reference must give
 // them, and so must the hardware, combinational and pipelined.
 import { describe, expect, test } from 'vitest';
-import { UnitRunner, floatUnit, type FloatOp } from '../../src/designs/floatVectors.ts';
+import { UnitRunner, floatUnit, type FloatOp } from '../../src/designs/catalogue/floatVectors.ts';
 import { FADD_NATURAL_STAGES, FDIV_NATURAL_STAGES, FMUL_NATURAL_STAGES, FSQRT_NATURAL_STAGES, FTOI_NATURAL_STAGES, ITOF_NATURAL_STAGES } from '../../src/hdl/lib/float/index.ts';
 
 // Bit patterns used below.

@@ -1,7 +1,7 @@
 // Random operands (biased toward exponent edge cases, a quarter uniform bits) through every float unit
 // at several latencies, with bubbles in in_valid, against the TS reference. Seed printed; SEED overrides.
 import { describe, expect, test } from 'vitest';
-import { UnitRunner, floatUnits, formatVectorMismatch } from '../../src/designs/floatVectors.ts';
+import { UnitRunner, floatUnits, formatVectorMismatch } from '../../src/designs/catalogue/floatVectors.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();

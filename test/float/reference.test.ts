@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import * as ref from '../../src/golden/float32.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { randomFloat } from '../../src/designs/floatVectors.ts';
+import { randomFloat } from '../../src/designs/catalogue/floatVectors.ts';
 
 const seed = seedFromEnv();
 console.log(`float reference.test seed=${seed} (rerun with SEED=${seed})`);

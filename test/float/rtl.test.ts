@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { floatUnits } from '../../src/designs/floatVectors.ts';
+import { floatUnits } from '../../src/designs/catalogue/floatVectors.ts';
 
 describe('float RTL lints clean', () => {
   for (const u of floatUnits) {

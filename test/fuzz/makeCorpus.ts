@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { assemble } from '../../src/isa/assembler.ts';
 import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { bvhSceneImage } from '../../src/bvh/sceneImage.ts';
-import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
+import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/bench/coreCpi.ts';
 import { cliCommands } from './cliFlags.ts';
 
 const root = fileURLToPath(new URL('./corpus/', import.meta.url));

@@ -4,7 +4,7 @@ import { assemble, AsmError } from '../../src/isa/assembler.ts';
 import { disassemble } from '../../src/isa/disassembler.ts';
 import { HexWordsError, parseHexWords, wordsFromBytes } from '../../src/isa/hexWords.ts';
 import { SceneError, imageToScene, objText, parseObjWithMaterials } from '../../src/golden/scene.ts';
-import { parseMtl } from '../../src/golden/materials.ts';
+import { parseMtl } from '../../src/scenes/materials.ts';
 import { parseBvhSceneImage } from '../../src/bvh/sceneImage.ts';
 import { Bvh4FormatError } from '../../src/bvh/node4.ts';
 import { parseOperands } from '../../src/cli/commands/fp.ts';

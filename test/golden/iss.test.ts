@@ -1,6 +1,6 @@
 // The ISA simulator on directed programs; every expected value is worked out by hand from docs/isa.md.
 import { describe, expect, test } from 'vitest';
-import { Machine, Memory, Thread, InstructionLimitError, type Retired } from '../../src/golden/iss/index.ts';
+import { Machine, Memory, Thread, InstructionLimitError, type Retired } from '../../src/iss/index.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { assemble } from '../../src/isa/assembler.ts';
 import { enc, f32 } from './encode.ts';

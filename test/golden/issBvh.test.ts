@@ -1,8 +1,8 @@
 // The ISA simulator's `trace` through a BVH: the pixels of brute force, the counters, and exactly the BVH it is given.
 import { describe, expect, test, vi } from 'vitest';
-import { Machine, type MachineOptions } from '../../src/golden/iss/index.ts';
+import { Machine, type MachineOptions } from '../../src/iss/index.ts';
 import { bvhSceneImage, EMPTY_CHILD, parseBvhSceneImage, type Bvh4 } from '../../src/bvh/index.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 

@@ -1,7 +1,7 @@
 // The ISA simulator's `trace RVa` (docs/isa.md, docs/rays.md): RVa read before the switch and handed to the tracer,
 // RV13 = the tracer's (t, u, v, instance) after it; plain trace leaves RV13 zero; RV14/RV15 and R29 as before.
 import { describe, expect, test } from 'vitest';
-import { Machine, Memory, Thread, type Retired, type Tracer } from '../../src/golden/iss/index.ts';
+import { Machine, Memory, Thread, type Retired, type Tracer } from '../../src/iss/index.ts';
 import type { RayQuery } from '../../src/golden/rayQuery.ts';
 import type { Vec3, Vec4 } from '../../src/golden/rayCaster.ts';
 import type { Scene } from '../../src/golden/scene.ts';

@@ -1,6 +1,6 @@
 // The ISA simulator's `trace` answers the hit triangle's index in RV15.w, as each traversal numbers it; 0 on a miss.
 import { describe, expect, test } from 'vitest';
-import { Machine, type MachineOptions } from '../../src/golden/iss/index.ts';
+import { Machine, type MachineOptions } from '../../src/iss/index.ts';
 import { buildBvh, reorderScene } from '../../src/bvh/index.ts';
 import { castRay } from '../../src/golden/rayCaster.ts';
 import type { Scene } from '../../src/golden/scene.ts';

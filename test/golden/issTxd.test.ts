@@ -1,6 +1,6 @@
 // txd on the ISA simulator: results equal the golden sampleTxd called directly, write masks, the status flag, invalid handles, and no texture memory.
 import { describe, expect, test } from 'vitest';
-import { Machine, MemoryImageError, TEXTURE_WORDS, type Retired } from '../../src/golden/iss/index.ts';
+import { Machine, MemoryImageError, TEXTURE_WORDS, type Retired } from '../../src/iss/index.ts';
 import { buildMipChain, encodeTextureHeader, encodeTextureSampler, layoutMipChain, sampleTxd, TxdStatus, type TextureSampler } from '../../src/golden/texture/index.ts';
 import { FLAG_NEGATIVE, FLAG_UNORDERED, FLAG_ZERO, fromNumber as f } from '../../src/golden/float32.ts';
 import type { Scene } from '../../src/golden/scene.ts';

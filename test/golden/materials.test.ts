@@ -3,8 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_KD, isEmissive, loadObjFile, parseMtl } from '../../src/golden/materials.ts';
-import { defaultMaterials, defaultLights, DEFAULT_SHADERS } from '../../src/golden/defaultScene.ts';
+import { DEFAULT_KD, isEmissive, loadObjFile, parseMtl } from '../../src/scenes/materials.ts';
+import { defaultMaterials, defaultLights, DEFAULT_SHADERS } from '../../src/scenes/defaultScene.ts';
 import { parseObj } from '../../src/golden/scene.ts';
 import { sceneErrorOf } from './sceneErrorOf.ts';
 

@@ -4,8 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { PNG, type ColorType } from 'pngjs';
-import { loadObjFile, parseMtl } from '../../src/golden/materials.ts';
-import { decodePngTexture, PngTextureError } from '../../src/golden/pngTexture.ts';
+import { loadObjFile, parseMtl } from '../../src/scenes/materials.ts';
+import { decodePngTexture, PngTextureError } from '../../src/scenes/pngTexture.ts';
 import { tempDir } from '../tempDir.ts';
 import { sceneErrorOf } from './sceneErrorOf.ts';
 

@@ -1,10 +1,10 @@
 // Ray queries (docs/rays.md) in the golden casters: interval, ANY_HIT, culling, masks; u, v, instance; the face decision.
 import { describe, expect, test, vi } from 'vitest';
 import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene } from '../../src/bvh/index.ts';
-import { castRayBvh } from '../../src/golden/bvh/bvhCaster.ts';
-import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { castRayBvh } from '../../src/bvh/traversal/bvhCaster.ts';
+import { castRayBvh8 } from '../../src/bvh/traversal/bvh8Caster.ts';
 import { buildBvh8Instanced } from '../../src/bvh/bvh8Instanced.ts';
-import { affineFrom } from '../../src/golden/instancedScene.ts';
+import { affineFrom } from '../../src/scenes/instancedScene.ts';
 import { decodeGfx12InstanceNode } from '../../src/bvh/gfx12Instance.ts';
 import { bvh8NodeWords } from '../../src/bvh/index.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
@@ -12,7 +12,7 @@ import { castRay, NO_INSTANCE, testTriangle, triangleVertex, type TraceResult, t
 import { faceOf } from '../../src/golden/rayAccept.ts';
 import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, RAY_FLAG_CULL_BACK, RAY_FLAG_CULL_FRONT, RAY_MASK_SHIFT, type RayQuery } from '../../src/golden/rayQuery.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { sceneTracer } from '../../src/golden/iss/sceneTracer.ts';
+import { sceneTracer } from '../../src/iss/sceneTracer.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';
 import { announceSeed, bits3, createRng, randomRays, randomScene, sceneOf, type Rng, type TestRay } from '../bvh/helpers.ts';
 

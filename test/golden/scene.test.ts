@@ -1,7 +1,7 @@
 // Scenes: the OBJ parser (faces, materials, errors with file:line), the triangle-memory image, the default scene.
 import { describe, expect, test } from 'vitest';
 import { parseObj, sceneToImage, imageToScene, SceneError, type Scene } from '../../src/golden/scene.ts';
-import { defaultScene, DEFAULT_SHADERS } from '../../src/golden/defaultScene.ts';
+import { defaultScene, DEFAULT_SHADERS } from '../../src/scenes/defaultScene.ts';
 import { castRay, cross, triangleVertex, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { fsub } from '../../src/golden/float32.ts';
 import { f32 } from './encode.ts';

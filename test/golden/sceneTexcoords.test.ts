@@ -1,8 +1,8 @@
 // OBJ texture coordinates: `vt` lines, every face form with texture indices, negative indices, errors with file:line, and texcoords through mergeScenes and BVH order.
 import { describe, expect, test } from 'vitest';
 import { parseObj, SceneError, TEXCOORD_WORDS, type Scene } from '../../src/golden/scene.ts';
-import { mergeScenes } from '../../src/golden/sceneLibrary.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { mergeScenes } from '../../src/scenes/sceneLibrary.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { reorderScene } from '../../src/bvh/bvh4.ts';
 import { f32 } from './encode.ts';
 

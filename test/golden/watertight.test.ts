@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { castRay, testTriangle, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { edgeFunction, testTriangleWatertight, watertightRay } from '../../src/golden/watertight.ts';
-import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../src/golden/closedMeshes.ts';
+import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../src/scenes/closedMeshes.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';

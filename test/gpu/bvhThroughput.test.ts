@@ -1,12 +1,12 @@
 // The BVH IC core's throughput in cycles (deterministic, not wall time): one node test per cycle when enough rays are
 // in flight, and far fewer cycles per ray than the brute-force core on the same rays.
 import { describe, expect, test } from 'vitest';
-import { dustRays, dustScene } from '../../src/designs/bvhCoreBench.ts';
-import { runBvhRays } from '../../src/gpu/bvh/bvhRayRunner.ts';
+import { dustRays, dustScene } from '../../src/designs/bench/bvhCoreBench.ts';
+import { runBvhRays } from '../../src/gpu/bvh/verification/bvhRayRunner.ts';
 import { bvhNodeRoundTrip } from '../../src/gpu/bvh/bvhIcCore.ts';
-import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
+import { runRays } from '../../src/gpu/icCore/verification/rayRunner.ts';
 import { defaultIcSystemParams } from '../../src/gpu/icCore/icSystem.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
 import { defaultCamera } from '../../src/host/camera.ts';

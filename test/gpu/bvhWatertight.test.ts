@@ -1,10 +1,10 @@
 // The BVH IC core with the watertight triangle test: rays from inside closed meshes exactly through shared vertices and
 // edges never fall through, and every answer and count equals the golden traversal with the watertight test.
 import { describe, expect, test } from 'vitest';
-import { closedMeshRay, randomClosedMesh } from '../../src/gpu/icCore/rays.ts';
+import { closedMeshRay, randomClosedMesh } from '../../src/gpu/icCore/verification/rayVectors.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { runBvhRays } from '../../src/gpu/bvh/bvhRayRunner.ts';
-import { castRayBvh } from '../../src/golden/bvh/bvhCaster.ts';
+import { runBvhRays } from '../../src/gpu/bvh/verification/bvhRayRunner.ts';
+import { castRayBvh } from '../../src/bvh/traversal/bvhCaster.ts';
 import { bvhSceneImage } from '../../src/bvh/index.ts';
 import { testTriangle } from '../../src/golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';

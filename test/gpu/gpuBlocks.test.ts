@@ -8,14 +8,14 @@ import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { UnifiedMainMemory, type UnifiedMainMemoryParams } from '../../src/gpu/memory/unifiedMainMemory.ts';
-import { unifiedMainMemoryCosimDesign, unifiedMainMemoryGolden, unifiedMainMemoryStimulus } from '../../src/gpu/memory/unifiedMainMemoryCosim.ts';
-import { CommandPatcherModel, commandPatcherCosimDesign } from '../../src/gpu/commandPatcher/cosimDesign.ts';
+import { unifiedMainMemoryCosimDesign, unifiedMainMemoryGolden, unifiedMainMemoryStimulus } from '../../src/gpu/memory/verification/unifiedMainMemoryCosim.ts';
+import { CommandPatcherModel, commandPatcherCosimDesign } from '../../src/gpu/commandPatcher/verification/commandPatcherCosim.ts';
 import { CommandPatcher } from '../../src/gpu/commandPatcher/commandPatcher.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { MemoryController, type MemoryControllerParams } from '../../src/gpu/memoryController/memoryController.ts';
 import { CONTROL, ERROR_CODE, MMIO, STATUS } from '../../src/gpu/memoryController/registers.ts';
-import { memoryControllerCosimDesign, memoryControllerCosimParams, memoryControllerGolden, memoryControllerStimulus, type MemoryControllerModel } from '../../src/gpu/memoryController/cosimDesign.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { memoryControllerCosimDesign, memoryControllerCosimParams, memoryControllerGolden, memoryControllerStimulus, type MemoryControllerModel } from '../../src/gpu/memoryController/verification/memoryControllerCosim.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 
 const seed = seedFromEnv();
 console.log(`gpuBlocks.test seed=${seed} (rerun with SEED=${seed})`);

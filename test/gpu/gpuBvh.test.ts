@@ -3,12 +3,12 @@
 // the loaded BVH fault exactly the ISS's pixels.
 import { describe, expect, test } from 'vitest';
 import { Bvh4FormatError, parseBvhSceneImage } from '../../src/bvh/index.ts';
-import { Machine } from '../../src/golden/iss/index.ts';
-import { BAD_INDICES, withBadIndex, type BadIndex } from '../../src/gpu/bvh/badIndices.ts';
+import { Machine } from '../../src/iss/index.ts';
+import { BAD_INDICES, withBadIndex, type BadIndex } from '../../src/gpu/bvh/verification/badIndexVectors.ts';
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
+import { bunnyInBox } from '../../src/scenes/sceneLibrary.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
 import { returningRv15 } from './rv15Kernel.ts';

@@ -6,16 +6,16 @@ import { encodeBvh8SceneImage, parseBvh8SceneImage } from '../../src/bvh/index.t
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera, type Camera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
-import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
-import { thinRods } from '../../src/golden/thinRodsScene.ts';
-import { defaultMaterials, defaultScene } from '../../src/golden/defaultScene.ts';
-import { bunnyInBox, icosphere, mergeScenes } from '../../src/golden/sceneLibrary.ts';
+import { castRayBvh8 } from '../../src/bvh/traversal/bvh8Caster.ts';
+import { thinRods } from '../../src/scenes/thinRodsScene.ts';
+import { defaultMaterials, defaultScene } from '../../src/scenes/defaultScene.ts';
+import { bunnyInBox, icosphere, mergeScenes } from '../../src/scenes/sceneLibrary.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { defaultBvh8GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
 import { returningRv15 } from './rv15Kernel.ts';
-import { affineFrom, flattenInstances, IDENTITY, type InstancedScene } from '../../src/golden/instancedScene.ts';
-import { deepChain } from '../../src/gpu/bvh8/bvh8DeepChain.ts';
+import { affineFrom, flattenInstances, IDENTITY, type InstancedScene } from '../../src/scenes/instancedScene.ts';
+import { deepChain } from '../../src/gpu/bvh8/verification/deepChainVectors.ts';
 
 const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number, camera: Camera = defaultCamera, obb = false): GpuJob =>
   buildFrame({ kernel, camera, width, height, scene, traversal: 'bvh8', obb });

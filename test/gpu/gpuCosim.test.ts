@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { runFrame, runGpu } from '../../src/host/runtime/index.ts';
 import { ciOrSoak } from '../scale.ts';
 

@@ -5,11 +5,11 @@
 // soak -- --only texture-gpu`): the txd kernel's four pixels in lockstep as well.
 import { describe, expect, test } from 'vitest';
 import { assemble } from '../../src/isa/assembler.ts';
-import { generateProgram, generateScene } from '../../src/isa/randomProgram.ts';
-import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
+import { generateProgram, generateScene } from '../../src/stimulus/randomProgram.ts';
+import { generateTextureMemory } from '../../src/stimulus/randomTextureMemory.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
-import { RANDOM_TEXTURE_LAYOUT } from '../../src/isa/randomProgram.ts';
+import { RANDOM_TEXTURE_LAYOUT } from '../../src/stimulus/randomProgram.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
 import { encodeTextureHeader, encodeTextureSampler } from '../../src/golden/texture/index.ts';
 import { GpuSession, runFrame, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
@@ -19,7 +19,7 @@ import { expectLintClean } from './threeSimulators.ts';
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { TEXTURED_CAMERA } from '../../src/cli/commands/renderArgs.ts';
-import { checkerTexture, texturedMaterials, texturedScene } from '../../src/golden/texturedScene.ts';
+import { checkerTexture, texturedMaterials, texturedScene } from '../../src/scenes/texturedScene.ts';
 import { SOAK } from '../scale.ts';
 
 const seed = seedFromEnv();

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { assemble } from '../../src/isa/assembler.ts';
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
 import { GpuRunError, GpuSession, frameChunks, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
 import { runFrame } from '../../src/host/runtime/gpuDriver.ts';

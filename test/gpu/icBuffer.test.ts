@@ -7,7 +7,7 @@ import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { IcBuffer, QUEUE_ERROR, defaultIcBufferParams, type IcBufferParams } from '../../src/gpu/icBuffer/icBuffer.ts';
-import { icBufferCosimDesign, icBufferGolden, icBufferStimulus } from '../../src/gpu/icBuffer/cosimDesign.ts';
+import { icBufferCosimDesign, icBufferGolden, icBufferStimulus } from '../../src/gpu/icBuffer/verification/icBufferCosim.ts';
 
 const seed = seedFromEnv();
 console.log(`icBuffer.test seed=${seed} (rerun with SEED=${seed})`);

@@ -2,27 +2,27 @@
 // model of the triangle memory, and as the IC system (core + triangle memory) on all three simulators;
 // every slot count with both triangle tests; its pace in cycles per ray; its RTL under lint.
 import { describe, expect, test } from 'vitest';
-import { IcCoreBench } from '../../src/gpu/icCore/icTestbench.ts';
+import { IcCoreBench } from '../../src/gpu/icCore/verification/icCoreTestbench.ts';
 import { IcCore, icIntakeCycles, icPipelineDepth, defaultIcCoreParams } from '../../src/gpu/icCore/icCore.ts';
 import { IcSystem, defaultIcSystemParams, type IcSystemParams, type TriangleTestKind } from '../../src/gpu/icCore/icSystem.ts';
 import { castRay, rayIsValid, testTriangle, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';
-import { tetrahedron } from '../../src/golden/closedMeshes.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { generateScene } from '../../src/isa/randomProgram.ts';
+import { tetrahedron } from '../../src/scenes/closedMeshes.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
+import { generateScene } from '../../src/stimulus/randomProgram.ts';
 import { triangleCount } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { icBackToBackSlots, runRays } from '../../src/gpu/icCore/rayRunner.ts';
-import { runBackToBack, steadyCyclesPerRay, type PacedRun } from '../../src/gpu/icCore/backToBack.ts';
-import { closedMeshRay, queryWords, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { icBackToBackSlots, runRays } from '../../src/gpu/icCore/verification/rayRunner.ts';
+import { runBackToBack, steadyCyclesPerRay, type PacedRun } from '../../src/gpu/icCore/verification/backToBackRunner.ts';
+import { closedMeshRay, queryWords, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/verification/rayVectors.ts';
 import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT } from '../../src/golden/rayQuery.ts';
-import { packWords } from '../../src/gpu/words.ts';
+import { packWords } from '../../src/gpu/verification/portWords.ts';
 import { TRIANGLE_MEMORY_LATENCY } from '../../src/gpu/memory/triangleMemory.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import type { Scene } from '../../src/golden/scene.ts';
-import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';
+import { icCoreCosimDesign } from '../../src/gpu/icCore/verification/icCoreCosim.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 
 const seed = seedFromEnv();

@@ -4,14 +4,14 @@ import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { OBB_MATRIX_COUNT } from '../../src/bvh/index.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { rayInverse } from '../../src/golden/rayBox.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { ObbRayRotate, defaultObbRayRotateParams, obbRayRotateLatency, type ObbRayRotateParams } from '../../src/gpu/bvh8/obbRayRotate.ts';
-import { obbRayRotateCosimDesign, obbRayRotateGolden, obbRayRotateStimulus } from '../../src/gpu/bvh8/obbRayRotateCosim.ts';
-import { expectedObb, obbAnswerFromOutputs, obbFromInputs, obbInputs, type ObbAnswer, type ObbItem } from '../../src/gpu/bvh8/obbRayVectors.ts';
+import { obbRayRotateCosimDesign, obbRayRotateGolden, obbRayRotateStimulus } from '../../src/gpu/bvh8/verification/obbRayRotateCosim.ts';
+import { expectedObb, obbAnswerFromOutputs, obbFromInputs, obbInputs, type ObbAnswer, type ObbItem } from '../../src/gpu/bvh8/verification/obbRayVectors.ts';
 import { VectorBench } from './vectorBench.ts';
 
 const seed = seedFromEnv();

@@ -5,13 +5,13 @@ import { elaborate } from '../../src/hdl/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { VectorBench } from './vectorBench.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../src/golden/float32.ts';
 import { rayInverse, type Box } from '../../src/golden/rayBox.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from '../../src/gpu/bvh/rayBox4.ts';
-import { rayBox4CosimDesign, rayBox4Golden, rayBox4Stimulus } from '../../src/gpu/bvh/cosimDesign.ts';
-import { answerFromOutputs, expectedAnswer, nodeFromInputs, nodeInputs, type RayBoxAnswer, type RayBoxNode } from '../../src/gpu/bvh/rayBox4Vectors.ts';
+import { rayBox4CosimDesign, rayBox4Golden, rayBox4Stimulus } from '../../src/gpu/bvh/verification/rayBox4Cosim.ts';
+import { answerFromOutputs, expectedAnswer, nodeFromInputs, nodeInputs, type RayBoxAnswer, type RayBoxNode } from '../../src/gpu/bvh/verification/rayBox4Vectors.ts';
 
 const seed = seedFromEnv();
 console.log(`rayBox4.test seed=${seed} (rerun with SEED=${seed})`);

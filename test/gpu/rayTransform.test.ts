@@ -4,12 +4,12 @@ import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../src/golden/float32.ts';
-import { affineFrom, worldToObjectBits } from '../../src/golden/instancedScene.ts';
+import { affineFrom, worldToObjectBits } from '../../src/scenes/instancedScene.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { RayTransform, defaultRayTransformParams, rayTransformLatency, type RayTransformParams } from '../../src/gpu/bvh8/rayTransform.ts';
-import { rayTransformCosimDesign, rayTransformStimulus } from '../../src/gpu/bvh8/rayTransformCosim.ts';
+import { rayTransformCosimDesign, rayTransformStimulus } from '../../src/gpu/bvh8/verification/rayTransformCosim.ts';
 import {
   compareTransforms,
   expectedTransform,
@@ -19,10 +19,10 @@ import {
   transformFromOutputs,
   transformInputs,
   type TransformItem,
-} from '../../src/gpu/bvh8/rayTransformVectors.ts';
+} from '../../src/gpu/bvh8/verification/rayTransformVectors.ts';
 import { VectorBench } from './vectorBench.ts';
 import { buildBvh8Instanced, bvh8NodeWords, decodeGfx12InstanceNode } from '../../src/bvh/index.ts';
-import { bunniesInBox } from '../../src/golden/bunniesScene.ts';
+import { bunniesInBox } from '../../src/scenes/bunniesScene.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
 

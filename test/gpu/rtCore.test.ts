@@ -2,20 +2,20 @@
 // programs on the TS simulator, a seeded subset live on Verilator and Icarus in lockstep, and its parts.
 import { describe, expect, test } from 'vitest';
 import { assemble } from '../../src/isa/assembler.ts';
-import { generateProgram, generateScene } from '../../src/isa/randomProgram.ts';
-import { checkCoreAgainstIss } from '../../src/gpu/rtCore/lockstep.ts';
-import { rtCoreSystemDesign, runOnCore } from '../../src/gpu/rtCore/coreTestbench.ts';
+import { generateProgram, generateScene } from '../../src/stimulus/randomProgram.ts';
+import { checkCoreAgainstIss } from '../../src/gpu/rtCore/verification/issLockstepCheck.ts';
+import { rtCoreSystemDesign, runOnCore } from '../../src/gpu/rtCore/verification/rtCoreTestbench.ts';
 import { IntDivider } from '../../src/gpu/rtCore/intDivider.ts';
 import { MainMemory } from '../../src/gpu/memory/mainMemory.ts';
 import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
-import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
+import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/bench/coreCpi.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { PROGRAMS } from '../programs/index.ts';
-import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
-import { RANDOM_TEXTURE_LAYOUT } from '../../src/isa/randomProgram.ts';
+import { generateTextureMemory } from '../../src/stimulus/randomTextureMemory.ts';
+import { RANDOM_TEXTURE_LAYOUT } from '../../src/stimulus/randomProgram.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
 
 const seed = seedFromEnv();

@@ -3,7 +3,7 @@
 // cycle, lockstep on Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber } from '../../src/golden/float32.ts';
 import type { WrapModeName } from '../../src/golden/texture/index.ts';
@@ -19,7 +19,7 @@ import {
   texelCoordinatesStimulus,
   type CoordinateAnswer,
   type CoordinateItem,
-} from '../../src/gpu/texture/texelCoordinatesCosim.ts';
+} from '../../src/gpu/texture/verification/texelCoordinatesCosim.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { expectOnePerCycle, runAgainstGolden } from './textureBench.ts';
 

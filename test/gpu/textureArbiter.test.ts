@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { runCosim, formatMismatch } from '../../src/hdl/cosim/runCosim.ts';
 import { TextureArbiter } from '../../src/gpu/texture/textureArbiter.ts';
-import { textureArbiterCosimDesign } from '../../src/gpu/texture/textureArbiterCosim.ts';
+import { textureArbiterCosimDesign } from '../../src/gpu/texture/verification/textureArbiterCosim.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 

@@ -3,7 +3,7 @@
 // of float latencies, one item per cycle, lockstep on Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber } from '../../src/golden/float32.ts';
 import { UNORM8_TO_FLOAT, type Rgba } from '../../src/golden/texture/index.ts';
@@ -19,7 +19,7 @@ import {
   randomBlendItem,
   rgbaFromOutputs,
   type BlendItem,
-} from '../../src/gpu/texture/bilinearBlendCosim.ts';
+} from '../../src/gpu/texture/verification/bilinearBlendCosim.ts';
 import {
   expectedLevelBlend,
   levelBlendCosimDesign,
@@ -29,7 +29,7 @@ import {
   levelBlendStimulus,
   randomLevelBlendItem,
   type LevelBlendItem,
-} from '../../src/gpu/texture/levelBlendCosim.ts';
+} from '../../src/gpu/texture/verification/levelBlendCosim.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { expectOnePerCycle, runAgainstGolden } from './textureBench.ts';
 

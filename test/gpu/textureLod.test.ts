@@ -2,7 +2,7 @@
 // exact powers of two), seeded random items at two sets of float latencies, one item per cycle, lockstep on Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber, isNaN32 } from '../../src/golden/float32.ts';
 import { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from '../../src/gpu/texture/textureLod.ts';
@@ -16,7 +16,7 @@ import {
   textureLodGolden,
   textureLodStimulus,
   type LodItem,
-} from '../../src/gpu/texture/textureLodCosim.ts';
+} from '../../src/gpu/texture/verification/textureLodCosim.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { expectOnePerCycle, runAgainstGolden } from './textureBench.ts';
 

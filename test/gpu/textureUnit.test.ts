@@ -16,11 +16,11 @@ import {
   textureUnitTestSystem,
   txdRequestFromInputs,
   type TxdRequestItem,
-} from '../../src/designs/textureUnitCosim.ts';
-import { floorStream } from '../../src/designs/textureFloorStream.ts';
+} from '../../src/designs/catalogue/textureUnitCosim.ts';
+import { floorStream } from '../../src/designs/bench/textureFloorStream.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { VectorBench } from './vectorBench.ts';
-import { runTxdStream } from '../../src/designs/txdStream.ts';
+import { runTxdStream } from '../../src/designs/bench/txdStream.ts';
 
 const seed = seedFromEnv();
 console.log(`textureUnit.test seed=${seed} (rerun with SEED=${seed})`);

@@ -7,9 +7,9 @@ import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, defaultTriangleMemoryParams, type TriangleMemoryParams } from '../../src/gpu/memory/triangleMemory.ts';
-import { triangleMemoryCosimDesign } from '../../src/gpu/memory/triangleMemoryCosim.ts';
+import { triangleMemoryCosimDesign } from '../../src/gpu/memory/verification/triangleMemoryCosim.ts';
 import { fromNumber } from '../../src/golden/float32.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { parseObj, sceneToImage, triangleCount, type Scene } from '../../src/golden/scene.ts';
 
 const seed = seedFromEnv();

@@ -2,25 +2,25 @@
 // the IC system on closed meshes (rays at their shared edges), in co-simulation on all three
 // simulators; and the default (Möller–Trumbore) core keeps its module names and RTL.
 import { describe, expect, test } from 'vitest';
-import { IcCoreBench } from '../../src/gpu/icCore/icTestbench.ts';
+import { IcCoreBench } from '../../src/gpu/icCore/verification/icCoreTestbench.ts';
 import { IcCore, defaultIcCoreParams, icIntakeCycles, icPipelineDepth, type IcCoreParams } from '../../src/gpu/icCore/icCore.ts';
 import { IcSystem, defaultIcSystemParams, type IcSystemParams } from '../../src/gpu/icCore/icSystem.ts';
 import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';
-import { cube, icosphere, tetrahedron } from '../../src/golden/closedMeshes.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { cube, icosphere, tetrahedron } from '../../src/scenes/closedMeshes.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import { sceneToImage, triangleCount } from '../../src/golden/scene.ts';
-import { generateScene } from '../../src/isa/randomProgram.ts';
+import { generateScene } from '../../src/stimulus/randomProgram.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
-import { closedMeshRay, queryWords, randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
+import { runRays } from '../../src/gpu/icCore/verification/rayRunner.ts';
+import { closedMeshRay, queryWords, randomIcScene, randomRay } from '../../src/gpu/icCore/verification/rayVectors.ts';
 import { DEFAULT_RAY_QUERY } from '../../src/golden/rayQuery.ts';
-import { icCoreWatertightCosimDesign, icWatertightCosimParams } from '../../src/gpu/icCore/cosimDesign.ts';
+import { icCoreWatertightCosimDesign, icWatertightCosimParams } from '../../src/gpu/icCore/verification/icCoreCosim.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { packWords } from '../../src/gpu/words.ts';
+import { packWords } from '../../src/gpu/verification/portWords.ts';
 
 const seed = seedFromEnv();
 console.log(`watertight (gpu) test seed=${seed} (rerun with SEED=${seed})`);

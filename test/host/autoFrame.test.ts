@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { AUTO_FOV, autoCamera, autoLights, boundsCentre, lightsAt, sceneBounds, type Bounds } from '../../src/host/autoFrame.ts';
 import { cameraConstants, type Camera, type Vec3 } from '../../src/host/camera.ts';
-import { defaultLights } from '../../src/golden/defaultScene.ts';
+import { defaultLights } from '../../src/scenes/defaultScene.ts';
 import { parseObj } from '../../src/golden/scene.ts';
 
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

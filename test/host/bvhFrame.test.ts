@@ -2,12 +2,12 @@
 import { describe, expect, test, vi } from 'vitest';
 import { buildFrame, checkSceneFits, defaultBvhCapacity, type FrameSpec } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
+import { bunnyInBox } from '../../src/scenes/sceneLibrary.ts';
 import { SceneError, sceneToImage, type Scene } from '../../src/golden/scene.ts';
-import { Machine } from '../../src/golden/iss/index.ts';
+import { Machine } from '../../src/iss/index.ts';
 import { Bvh4FormatError, bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
-import { thinRods } from '../../src/golden/thinRodsScene.ts';
+import { thinRods } from '../../src/scenes/thinRodsScene.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
 
 vi.setConfig({ testTimeout: 120_000 });

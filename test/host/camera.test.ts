@@ -6,9 +6,9 @@ import { CAMERA_LAYOUT, cameraConstants, defaultCamera, referenceDirection } fro
 import { encodePng } from '../../src/host/png.ts';
 import { kernelSource } from '../../src/host/kernels/index.ts';
 import { assemble } from '../../src/isa/assembler.ts';
-import { runIss } from '../../src/golden/iss/index.ts';
-import { runOnCore } from '../../src/gpu/rtCore/coreTestbench.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { runIss } from '../../src/iss/index.ts';
+import { runOnCore } from '../../src/gpu/rtCore/verification/rtCoreTestbench.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 
 const W = 8;
 const H = 6;

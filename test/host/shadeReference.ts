@@ -2,7 +2,7 @@
 import { castRay, testTriangle } from '../../src/golden/rayCaster.ts';
 import { SHADOW_RAY_QUERY } from '../../src/host/frame.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
-import { isEmissive, type Light, type Material, type Rgb } from '../../src/golden/materials.ts';
+import { isEmissive, type Light, type Material, type Rgb } from '../../src/scenes/materials.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { referenceDirection, type Camera } from '../../src/host/camera.ts';
 

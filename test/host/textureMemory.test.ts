@@ -12,12 +12,12 @@ import {
   UNORM8_TO_FLOAT,
   type TextureImage,
 } from '../../src/golden/texture/index.ts';
-import { checkerTexture, CHECKER, texturedMaterials, TEXTURED_SHADERS } from '../../src/golden/texturedScene.ts';
-import { defaultMaterials } from '../../src/golden/defaultScene.ts';
+import { checkerTexture, CHECKER, texturedMaterials, TEXTURED_SHADERS } from '../../src/scenes/texturedScene.ts';
+import { defaultMaterials } from '../../src/scenes/defaultScene.ts';
 import { FLAG_ZERO, fromNumber } from '../../src/golden/float32.ts';
-import type { Material } from '../../src/golden/materials.ts';
+import type { Material } from '../../src/scenes/materials.ts';
 import type { Scene } from '../../src/golden/scene.ts';
-import { Machine } from '../../src/golden/iss/index.ts';
+import { Machine } from '../../src/iss/index.ts';
 import { encodeTxdControl, encodeTxdHandle, MEMORY_MAP, txdHandleAddresses } from '../../src/isa/index.ts';
 import { enc } from '../golden/encode.ts';
 

@@ -1,7 +1,7 @@
 // The textured kernel: its texture rows and constants, untextured scenes unchanged, the traversal orders, and its pictures against an independent float64 renderer.
 import { describe, expect, test } from 'vitest';
-import { texturedMaterials, texturedScene, TEXTURED_SHADERS } from '../../src/golden/texturedScene.ts';
-import { defaultLights, defaultScene } from '../../src/golden/defaultScene.ts';
+import { texturedMaterials, texturedScene, TEXTURED_SHADERS } from '../../src/scenes/texturedScene.ts';
+import { defaultLights, defaultScene } from '../../src/scenes/defaultScene.ts';
 import { SceneError, TEXCOORD_WORDS, triangleCount, type Scene } from '../../src/golden/scene.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { buildBvh, reorderScene } from '../../src/bvh/index.ts';

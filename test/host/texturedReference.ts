@@ -4,7 +4,7 @@
 // level-0 texture (the ground truth aliasing is judged by).
 import { toNumber } from '../../src/golden/float32.ts';
 import { TEXCOORD_WORDS, triangleCount, triangleMask, triangleOneSided, type Scene } from '../../src/golden/scene.ts';
-import { isEmissive, type Light, type Material, type Rgb } from '../../src/golden/materials.ts';
+import { isEmissive, type Light, type Material, type Rgb } from '../../src/scenes/materials.ts';
 import type { Camera } from '../../src/host/camera.ts';
 
 type V = [number, number, number];

@@ -1,10 +1,10 @@
 // The built-in textured scene: the checker texture, the floor's shader and texture coordinates, its registration for `--scene textured`, and its flat render.
 import { describe, expect, test } from 'vitest';
-import { checkerTexture, CHECKER, texturedMaterials, texturedScene, TEXTURED_SHADERS } from '../../src/golden/texturedScene.ts';
-import { defaultMaterials, defaultScene, DEFAULT_SHADERS } from '../../src/golden/defaultScene.ts';
+import { checkerTexture, CHECKER, texturedMaterials, texturedScene, TEXTURED_SHADERS } from '../../src/scenes/texturedScene.ts';
+import { defaultMaterials, defaultScene, DEFAULT_SHADERS } from '../../src/scenes/defaultScene.ts';
 import { TEXCOORD_WORDS, triangleCount } from '../../src/golden/scene.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
-import { Machine } from '../../src/golden/iss/index.ts';
+import { Machine } from '../../src/iss/index.ts';
 import { buildFrame, pixelsToImage, type FrameSpec } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { BUILT_IN_SCENES } from '../../src/cli/commands/renderArgs.ts';

@@ -1,12 +1,12 @@
 // Random RT core programs on the ISS: they assemble, always end within the bound, and together cover the whole ISA. Seed printed; SEED overrides.
 import { describe, expect, test } from 'vitest';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { generateProgram, generateScene, NOT_GENERATED, RANDOM_PROGRAM_MAX_INSTRUCTIONS, type RandomProgramOptions } from '../../src/isa/randomProgram.ts';
+import { generateProgram, generateScene, NOT_GENERATED, RANDOM_PROGRAM_MAX_INSTRUCTIONS, type RandomProgramOptions } from '../../src/stimulus/randomProgram.ts';
 import { assemble } from '../../src/isa/assembler.ts';
 import { BRANCH_TAKEN, BY_OPCODE, INSTRUCTIONS, fieldOf } from '../../src/isa/instructions.ts';
-import { runIss, type Retired } from '../../src/golden/iss/index.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
+import { runIss, type Retired } from '../../src/iss/index.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
+import { generateTextureMemory } from '../../src/stimulus/randomTextureMemory.ts';
 import { triangleCount, vertexCount, type Scene } from '../../src/golden/scene.ts';
 
 const seed = seedFromEnv();

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { AsmError, assemble } from '../../src/isa/assembler.ts';
 import { disassemble, disassembleWord } from '../../src/isa/disassembler.ts';
 import { firstTraceQuery, traceQueryRegister } from '../../src/isa/traceQuery.ts';
-import { generateProgram } from '../../src/isa/randomProgram.ts';
+import { generateProgram } from '../../src/stimulus/randomProgram.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { Bool, UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { Fifo, clog2, lowestSet } from '../../src/hdl/lib/index.ts';
-import { libraryDesigns } from '../../src/designs/libraryCosim.ts';
+import { libraryDesigns } from '../../src/designs/catalogue/libraryCosim.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';

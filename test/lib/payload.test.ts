@@ -5,7 +5,7 @@ import { Fifo, RoundRobinArbiter, SkidBuffer } from '../../src/hdl/lib/index.ts'
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { rtlSource } from '../../src/designs/synthSource.ts';
+import { rtlSource } from '../../src/designs/synth/synthSource.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();

@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { PROGRAMS, PROGRAMS_DIR, PROGRAM_FILES } from './index.ts';
 import { assemble } from '../../src/isa/assembler.ts';
-import { runIss } from '../../src/golden/iss/index.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { runIss } from '../../src/iss/index.ts';
+import { defaultScene } from '../../src/scenes/defaultScene.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 
 const EMPTY: Scene = { vertices: new Uint32Array(0), triangles: new Uint32Array(0) };

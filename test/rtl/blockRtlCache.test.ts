@@ -2,7 +2,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedBlockFiles } from '../../src/designs/blockRtlCache.ts';
+import { cachedBlockFiles } from '../../src/designs/rtl/blockRtlCache.ts';
 import { tempDir } from '../tempDir.ts';
 
 const saved = process.env.RTGPU_CACHE;

@@ -13,18 +13,18 @@ import { yosysHandoffScript, yosysReportPath } from '../../src/hdl/synth/yosysHa
 import type { Design } from '../../src/hdl/ir/netlist.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';
 import { defaultGpuParams } from '../../src/gpu/top/gpuTop.ts';
-import { allDesigns } from '../../src/designs/index.ts';
-import { handoffLayout, yosysScriptPath, type HandoffManifest } from '../../src/designs/handoffLayout.ts';
-import { memoryInventory } from '../../src/designs/handoffReadme.ts';
-import { ICE40_HX8K, ice40Blocks } from '../../src/designs/ice40Blocks.ts';
-import { generatedMarker, rtlDifferences, writeRtl } from '../../src/designs/generatedDir.ts';
+import { allDesigns } from '../../src/designs/catalogue/index.ts';
+import { handoffLayout, yosysScriptPath, type HandoffManifest } from '../../src/designs/rtl/handoffLayout.ts';
+import { memoryInventory } from '../../src/designs/rtl/handoffReadme.ts';
+import { ICE40_HX8K, ice40Blocks } from '../../src/designs/rtl/ice40Blocks.ts';
+import { generatedMarker, rtlDifferences, writeRtl } from '../../src/designs/rtl/generatedDir.ts';
 import { tempDir } from '../tempDir.ts';
 import { rtgpuInProcess } from '../cli/inProcessCli.ts';
-import { handoffFrame, handoffFrameFor, texturedHandoffFrame } from '../../src/designs/rtlTestbenches.ts';
+import { handoffFrame, handoffFrameFor, texturedHandoffFrame } from '../../src/designs/rtl/rtlTestbenches.ts';
 import { testbenchCommands } from '../../src/hdl/cosim/index.ts';
 import { buildFrame } from '../../src/host/frame.ts';
 import { TEXTURED_CAMERA } from '../../src/host/camera.ts';
-import { texturedMaterials } from '../../src/golden/texturedScene.ts';
+import { texturedMaterials } from '../../src/scenes/texturedScene.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false, all: true });

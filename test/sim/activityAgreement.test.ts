@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 
 /** The first register (after any cycle) that differs between the two simulators, or null. */
 function firstDifference(a: Simulator, b: Simulator, regs: readonly string[], cycle: number): string | null {

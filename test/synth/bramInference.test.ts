@@ -2,7 +2,7 @@
 // the RT core tile's instruction and constant memories, the triangle memory, the unified main memory.
 import { describe, expect, test } from 'vitest';
 import { elaborate, type Design } from '../../src/hdl/index.ts';
-import { rtlSource } from '../../src/designs/synthSource.ts';
+import { rtlSource } from '../../src/designs/synth/synthSource.ts';
 import { RtCoreTile } from '../../src/gpu/rtCore/rtCoreTile.ts';
 import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
 import { TriangleMemory } from '../../src/gpu/memory/triangleMemory.ts';

@@ -1,5 +1,5 @@
 // The catalogue designs whose every module test/synth/postSynthCosim.test.ts synthesizes with Yosys in CI (rtl-out's check leaves their `synth` to it).
-import { floatDesigns } from '../../src/designs/floatCosim.ts';
+import { floatDesigns } from '../../src/designs/catalogue/floatCosim.ts';
 
 /**
  * The GPU's blocks run on their gates from reset in CI; the two IC systems only in the soak (RTGPU_SOAK=1): Icarus

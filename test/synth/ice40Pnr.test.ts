@@ -1,6 +1,6 @@
 // iCE40 place and route with nextpnr-ice40: library blocks and the float adder fit an HX8K, route, and report a positive Fmax.
 import { describe, expect, test } from 'vitest';
-import { designByName, rtlSource } from '../../src/designs/synthSource.ts';
+import { designByName, rtlSource } from '../../src/designs/synth/synthSource.ts';
 import { manifestModules } from '../../src/hdl/emit/manifest.ts';
 import { placeAndRouteIce40, registeredWrapper, worstFmax } from '../../src/hdl/synth/ice40Pnr.ts';
 

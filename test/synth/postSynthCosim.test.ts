@@ -3,8 +3,8 @@
 // defined once the reset is over.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { floatDesigns } from '../../src/designs/floatCosim.ts';
-import { findDesign } from '../../src/designs/index.ts';
+import { floatDesigns } from '../../src/designs/catalogue/floatCosim.ts';
+import { findDesign } from '../../src/designs/catalogue/index.ts';
 import { formatMismatch, harnessDesign, registerProbes, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusGate } from '../../src/hdl/cosim/icarusGate.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';

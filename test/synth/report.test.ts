@@ -3,13 +3,13 @@ import { describe, expect, test } from 'vitest';
 import { UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/fifo.ts';
 import { FMul } from '../../src/hdl/lib/float/index.ts';
-import { designByName, rtlSource } from '../../src/designs/synthSource.ts';
+import { designByName, rtlSource } from '../../src/designs/synth/synthSource.ts';
 import { cellTable, classifyCell, type CellClass } from '../../src/hdl/synth/cellTable.ts';
 import { formatReport } from '../../src/hdl/synth/formatReport.ts';
 import { noResources, parseLtp, parseLtpLengths, type MemoryMapping, type Resources, type SynthReport } from '../../src/hdl/synth/report.ts';
 import { synthesize } from '../../src/hdl/synth/synthesize.ts';
 import { synthTargetNames, type SynthTarget } from '../../src/hdl/synth/targets.ts';
-import { synthReportMarkdown } from '../../src/designs/synthReport.ts';
+import { synthReportMarkdown } from '../../src/designs/synth/synthReport.ts';
 import { parseSynthArgs } from '../../src/cli/commands/synth.ts';
 
 const sum = (a: Resources, b: Resources, n = 1): Resources => ({ luts: a.luts + n * b.luts, ffs: a.ffs + n * b.ffs, brams: a.brams + n * b.brams, lutram: a.lutram + n * b.lutram, dsps: a.dsps + n * b.dsps });

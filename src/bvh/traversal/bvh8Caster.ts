@@ -1,24 +1,15 @@
 // The golden BVH8 traversal: a ray through a GFX12 BVH8 memory image, step for step as the hardware must do it (docs/bvh.md).
-import { fcmp, FLAG_POSITIVE, POS_INF } from '../float32.ts';
-import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
-import { accepts, boxClamp, isAnyHit, maskAccepts, queryOf } from '../rayAccept.ts';
-import { missResult, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
-import type { RayQuery } from '../rayQuery.ts';
-import { testTriangleWatertight } from '../watertight.ts';
+import { fcmp, FLAG_POSITIVE, POS_INF } from '../../golden/float32.ts';
+import { childOrder, rayInverse, slabTest, type SlabResult } from '../../golden/rayBox.ts';
+import { accepts, boxClamp, isAnyHit, maskAccepts, queryOf } from '../../golden/rayAccept.ts';
+import { missResult, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
+import type { RayQuery } from '../../golden/rayQuery.ts';
+import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { obbRay } from './obbRay.ts';
 import { closerHit, enterInstance, instanceHitResult, tryDecode, type Bvh8Hit, type InstanceLevel } from './bvh8Instance.ts';
-import {
-  GFX12_NODE_WORDS,
-  OBB_DISABLED,
-  STACK_DEPTH,
-  Gfx12Error,
-  bvh8ChildTargets,
-  bvh8NodeWords,
-  decodeGfx12BoxNode,
-  decodeGfx12PrimitiveNode,
-  gfx12ChildBox,
-  type Gfx12Triangle,
-} from '../../bvh/index.ts';
+import { GFX12_NODE_WORDS, OBB_DISABLED, Gfx12Error, decodeGfx12BoxNode, decodeGfx12PrimitiveNode, gfx12ChildBox, type Gfx12Triangle } from '../gfx12.ts';
+import { STACK_DEPTH } from '../bvh4.ts';
+import { bvh8ChildTargets, bvh8NodeWords } from '../bvh8Image.ts';
 
 export interface Bvh8Counters {
   /** Box nodes popped and tested (entries skipped by the tnear check are not counted). */

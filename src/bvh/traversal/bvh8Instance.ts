@@ -1,11 +1,14 @@
 // The instance step of the golden BVH8 traversal: an instance node read, the ray moved into its object space (rayTransform.ts), its boxes tested; and what a hit in an instance answers (docs/bvh.md "Instances").
-import { fcmp, fmin, FLAG_NEGATIVE, FLAG_ZERO } from '../float32.ts';
-import { slabTest } from '../rayBox.ts';
-import { maskAccepts, queryOf } from '../rayAccept.ts';
-import { hitWithShader, rayIsValid, type TraceResult, type TriangleTest, type Vec3 } from '../rayCaster.ts';
-import type { RayQuery } from '../rayQuery.ts';
-import { normalToWorld, transformRay, type TransformedRay } from '../rayTransform.ts';
-import { BVH_ADDR_UNITS_PER_NODE, GFX12_NODE_WORDS, Gfx12Error, bvh8NodeWords, decodeGfx12InstanceNode, gfx12ChildBox, type Gfx12InstanceNode, type Gfx12Triangle } from '../../bvh/index.ts';
+import { fcmp, fmin, FLAG_NEGATIVE, FLAG_ZERO } from '../../golden/float32.ts';
+import { slabTest } from '../../golden/rayBox.ts';
+import { maskAccepts, queryOf } from '../../golden/rayAccept.ts';
+import { hitWithShader, rayIsValid, type TraceResult, type TriangleTest, type Vec3 } from '../../golden/rayCaster.ts';
+import type { RayQuery } from '../../golden/rayQuery.ts';
+import { normalToWorld, transformRay, type TransformedRay } from '../../golden/rayTransform.ts';
+import { GFX12_NODE_WORDS, Gfx12Error, gfx12ChildBox, type Gfx12Triangle } from '../gfx12.ts';
+import { bvh8NodeWords } from '../bvh8Image.ts';
+import { decodeGfx12InstanceNode, type Gfx12InstanceNode } from '../gfx12Instance.ts';
+import { BVH_ADDR_UNITS_PER_NODE } from '../bvh8Instanced.ts';
 
 /** The traversal inside a BLAS: the instance, its object-space ray, and the stack depth at which the BLAS's entries end. */
 export interface InstanceLevel {

@@ -1,11 +1,11 @@
 // The golden BVH traversal: the closest hit through a BVH4, step for step as the hardware traversal must do it (docs/bvh.md).
-import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from '../float32.ts';
-import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
-import { hitResult, missResult, rayIsValid, testTriangle, triangleVertex, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
-import { accepts, boxClamp, isAnyHit, queryOf } from '../rayAccept.ts';
-import type { RayQuery } from '../rayQuery.ts';
-import { triangleCount, triangleMask, triangleOneSided, type Scene } from '../scene.ts';
-import { STACK_DEPTH, type Bvh4 } from '../../bvh/bvh4.ts';
+import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from '../../golden/float32.ts';
+import { childOrder, rayInverse, slabTest, type SlabResult } from '../../golden/rayBox.ts';
+import { hitResult, missResult, rayIsValid, testTriangle, triangleVertex, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
+import { accepts, boxClamp, isAnyHit, queryOf } from '../../golden/rayAccept.ts';
+import type { RayQuery } from '../../golden/rayQuery.ts';
+import { triangleCount, triangleMask, triangleOneSided, type Scene } from '../../golden/scene.ts';
+import { STACK_DEPTH, type Bvh4 } from '../bvh4.ts';
 
 export type { TriangleTestFn };
 

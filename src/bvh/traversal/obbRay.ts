@@ -1,8 +1,8 @@
 // The golden oriented-box ray rotation: the ray in a box node's rotated frame, once per node, bit for bit as ObbRayRotate computes it (docs/bvh.md, "Oriented boxes").
-import { OBB_DISABLED, obbIndexIsValid, obbMatrix } from '../../bvh/index.ts';
-import { fadd, fmul } from '../float32.ts';
-import { rayInverse } from '../rayBox.ts';
-import type { Vec3 } from '../rayCaster.ts';
+import { OBB_DISABLED, obbIndexIsValid, obbMatrix } from '../obbMatrices.ts';
+import { fadd, fmul } from '../../golden/float32.ts';
+import { rayInverse } from '../../golden/rayBox.ts';
+import type { Vec3 } from '../../golden/rayCaster.ts';
 
 /** The ray as a box node's children are tested: origin, direction and 1/direction, binary32 bits. */
 export interface ObbRay {

@@ -2,20 +2,20 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
-import { findDesign } from '../../designs/index.ts';
+import { findDesign } from '../../designs/catalogue/index.ts';
 import { benchmarkDesign, benchmarkPropertyCost, type BenchRow } from '../../hdl/cosim/index.ts';
-import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
-import { measureCoreCpi } from '../../designs/coreCpi.ts';
-import { measureIcThroughput } from '../../designs/icThroughput.ts';
-import { measureGpuFrame, measureGpuSpeed, measureLiveBackends, measureShadowRays } from '../../designs/gpuBench.ts';
-import { measureBvhTests } from '../../designs/bvhBench.ts';
-import { measureBvh8InstancedMemory, measureBvh8Memory } from '../../designs/bvh8Bench.ts';
-import { measureObb } from '../../designs/obbBench.ts';
-import { measureBvh8Core } from '../../designs/bvh8CoreBench.ts';
-import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
-import { measureTextureUnit } from '../../designs/textureBench.ts';
-import { measureEmitColdStart } from '../../designs/cliBench.ts';
-import { measureRtlLines } from '../../designs/rtlSize.ts';
+import { measureLibraryFlow } from '../../designs/bench/libraryFlow.ts';
+import { measureCoreCpi } from '../../designs/bench/coreCpi.ts';
+import { measureIcThroughput } from '../../designs/bench/icThroughput.ts';
+import { measureGpuFrame, measureGpuSpeed, measureLiveBackends, measureShadowRays } from '../../designs/bench/gpuBench.ts';
+import { measureBvhTests } from '../../designs/bench/bvhBench.ts';
+import { measureBvh8InstancedMemory, measureBvh8Memory } from '../../designs/bench/bvh8Bench.ts';
+import { measureObb } from '../../designs/bench/obbBench.ts';
+import { measureBvh8Core } from '../../designs/bench/bvh8CoreBench.ts';
+import { measureBvhCore } from '../../designs/bench/bvhCoreBench.ts';
+import { measureTextureUnit } from '../../designs/bench/textureBench.ts';
+import { measureEmitColdStart } from '../../designs/bench/cliBench.ts';
+import { measureRtlLines } from '../../designs/bench/rtlSize.ts';
 import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]

@@ -1,7 +1,7 @@
 // `rtgpu cosim`: run a registered design in lockstep on the chosen simulators and report the first mismatch.
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
-import { allDesigns, findDesign } from '../../designs/index.ts';
+import { allDesigns, findDesign } from '../../designs/catalogue/index.ts';
 import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
 import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';

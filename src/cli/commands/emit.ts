@@ -8,7 +8,7 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { loadUserDesign, parseParams, shownPath, typecheckUsage } from '../designFile.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
-import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
+import { checkWritable, withMarker, writeRtl } from '../../designs/rtl/generatedDir.ts';
 
 export const designFileUsage = `  --top NAME            the module to use when the file exports several (export or module name)
   --param KEY=VALUE     a parameter of the module (repeatable; numbers, 0x hex, true/false, JSON);

@@ -5,7 +5,7 @@ import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { topModule } from '../../hdl/index.ts';
-import { floatUnits, type FloatUnitSpec } from '../../designs/floatVectors.ts';
+import { floatUnits, type FloatUnitSpec } from '../../designs/catalogue/floatVectors.ts';
 import { runVectorsOn } from '../../hdl/cosim/index.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
 import { simulators } from '../../hdl/sim/index.ts';

@@ -2,13 +2,13 @@
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
-import { allDesigns } from '../../designs/index.ts';
+import { allDesigns } from '../../designs/catalogue/index.ts';
 import type { GpuParams } from '../../gpu/top/gpuTop.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
-import { rtlFiles } from '../../designs/rtlOutput.ts';
-import { checkWritable, rtlDifferences, writeRtl, type RtlFile } from '../../designs/generatedDir.ts';
-import { boardNames, boardPreset, UnknownBoardError, type BoardPreset } from '../../designs/boards.ts';
-import { boardHandoffFiles } from '../../designs/boardHandoff.ts';
+import { rtlFiles } from '../../designs/rtl/rtlOutput.ts';
+import { checkWritable, rtlDifferences, writeRtl, type RtlFile } from '../../designs/rtl/generatedDir.ts';
+import { boardNames, boardPreset, UnknownBoardError, type BoardPreset } from '../../designs/synth/boards.ts';
+import { boardHandoffFiles } from '../../designs/rtl/boardHandoff.ts';
 
 const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force] [--rt-cores N] [--ic-cores N] [--triangles K] [--vertices V] [--bvh …]
        rtgpu rtl --board NAME [--out DIR] [--check] [--force]

@@ -7,9 +7,9 @@ import { loadConstants, loadProgram, loadTriangles, loadWords } from '../inputFi
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { gpuFlagOptions, gpuFlags, obbNeedsBvh8, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import { SceneError, type Scene } from '../../golden/scene.ts';
-import type { Traversal } from '../../golden/iss/sceneTracer.ts';
+import type { Traversal } from '../../iss/sceneTracer.ts';
 import type { GpuJob } from '../../host/runtime/gpuJob.ts';
-import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
+import { DEFAULT_MAX_INSTRUCTIONS } from '../../iss/index.ts';
 import { DEFAULT_FRAME_SIZE, shadeConstants } from '../../host/frame.ts';
 import { cameraConstants, defaultCamera } from '../../host/camera.ts';
 import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel, type TextureStats } from '../../host/runtime/index.ts';

@@ -11,7 +11,7 @@ import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { emitSystemVerilog, flattenDesign, type Design } from '../../hdl/index.ts';
 import { RecordingSimulator, formatMismatch, portableTestbench, replayRecording } from '../../hdl/cosim/index.ts';
-import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
+import { checkWritable, withMarker, writeRtl } from '../../designs/rtl/generatedDir.ts';
 
 /** The engines `--sim` names alone besides ts: js, wasm, verilator, icarus. */
 const single = simulatorBackends.filter((b) => b !== 'lockstep');

@@ -1,15 +1,15 @@
 // BVH8 (GFX12 image) against the BVH4 on the bunny in the Cornell box, for `rtgpu bench` (bvh8MemoryRatio,
 // bvh8InstancedMemoryRatio) and docs/bvh.md.
-import { buildBvh8, buildBvh8Instanced, bvhSceneImage, encodeBvh8Image, type Bvh8BuildOptions } from '../bvh/index.ts';
-import { bunniesInBox } from '../golden/bunniesScene.ts';
-import { flattenInstances } from '../golden/instancedScene.ts';
-import { castRayBvh } from '../golden/bvh/bvhCaster.ts';
-import { castRayBvh8 } from '../golden/bvh/bvh8Caster.ts';
-import { testTriangleWatertight } from '../golden/watertight.ts';
-import type { Scene } from '../golden/scene.ts';
-import { bunnyInBox } from '../golden/sceneLibrary.ts';
-import { defaultCamera, type Camera } from '../host/camera.ts';
-import { primaryRays } from '../host/primaryRays.ts';
+import { buildBvh8, buildBvh8Instanced, bvhSceneImage, encodeBvh8Image, type Bvh8BuildOptions } from '../../bvh/index.ts';
+import { bunniesInBox } from '../../scenes/bunniesScene.ts';
+import { flattenInstances } from '../../scenes/instancedScene.ts';
+import { castRayBvh } from '../../bvh/traversal/bvhCaster.ts';
+import { castRayBvh8 } from '../../bvh/traversal/bvh8Caster.ts';
+import { testTriangleWatertight } from '../../golden/watertight.ts';
+import type { Scene } from '../../golden/scene.ts';
+import { bunnyInBox } from '../../scenes/sceneLibrary.ts';
+import { defaultCamera, type Camera } from '../../host/camera.ts';
+import { primaryRays } from '../../host/primaryRays.ts';
 import { BVH_BENCH_SIZE } from './bvhBench.ts';
 
 /** Per-ray averages of one traversal. */

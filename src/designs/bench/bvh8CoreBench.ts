@@ -1,14 +1,14 @@
 // The BVH8 IC core on the bunny in the Cornell box (64x48 primary rays) for `rtgpu bench`: box and triangle tests per
 // cycle, and cycles per ray against the BVH4 IC core with as many rays in flight; beside them the engines' utilisation
 // the bound the engines and the node port set on these rays, and the same rays as any-hit rays (docs/performance.md "BVH8 core").
-import { bunnyInBox } from '../golden/sceneLibrary.ts';
-import { defaultCamera } from '../host/camera.ts';
-import { primaryRays } from '../host/primaryRays.ts';
-import { bvh8SceneImage, bvhSceneImage } from '../bvh/index.ts';
-import { runBvhRays } from '../gpu/bvh/bvhRayRunner.ts';
-import { defaultBvhIcSystemParams } from '../gpu/bvh/bvhIcSystem.ts';
-import { anyHitRay, runBvh8Rays } from '../gpu/bvh8/bvh8RayRunner.ts';
-import { defaultBvh8IcSystemParams } from '../gpu/bvh8/bvh8IcSystem.ts';
+import { bunnyInBox } from '../../scenes/sceneLibrary.ts';
+import { defaultCamera } from '../../host/camera.ts';
+import { primaryRays } from '../../host/primaryRays.ts';
+import { bvh8SceneImage, bvhSceneImage } from '../../bvh/index.ts';
+import { runBvhRays } from '../../gpu/bvh/verification/bvhRayRunner.ts';
+import { defaultBvhIcSystemParams } from '../../gpu/bvh/bvhIcSystem.ts';
+import { anyHitRay, runBvh8Rays } from '../../gpu/bvh8/verification/bvh8RayRunner.ts';
+import { defaultBvh8IcSystemParams } from '../../gpu/bvh8/bvh8IcSystem.ts';
 import { BVH_BENCH_SIZE } from './bvhBench.ts';
 
 export interface Bvh8CoreFigures {

@@ -1,10 +1,10 @@
 // BVH traversal cost on the bunny in the Cornell box, for `rtgpu bench` (bvhTestsPerRay, bvhTestSpeedup).
-import { buildBvh, reorderScene, type BuildOptions } from '../bvh/index.ts';
-import { castRayBvh } from '../golden/bvh/bvhCaster.ts';
-import { triangleCount, type Scene } from '../golden/scene.ts';
-import { bunnyInBox } from '../golden/sceneLibrary.ts';
-import { defaultCamera, type Camera } from '../host/camera.ts';
-import { primaryRays } from '../host/primaryRays.ts';
+import { buildBvh, reorderScene, type BuildOptions } from '../../bvh/index.ts';
+import { castRayBvh } from '../../bvh/traversal/bvhCaster.ts';
+import { triangleCount, type Scene } from '../../golden/scene.ts';
+import { bunnyInBox } from '../../scenes/sceneLibrary.ts';
+import { defaultCamera, type Camera } from '../../host/camera.ts';
+import { primaryRays } from '../../host/primaryRays.ts';
 
 /** `rtgpu render`'s default image size. */
 export const BVH_BENCH_SIZE = { width: 64, height: 48 } as const;

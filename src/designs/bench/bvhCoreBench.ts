@@ -1,15 +1,15 @@
 // Cycles per ray of the BVH intersection core against the brute-force core on the bunny, and the node-test rate, for `rtgpu bench`.
-import { createRng } from '../util/seededRandom.ts';
-import { sceneToImage, type Scene } from '../golden/scene.ts';
-import { bunnyInBox } from '../golden/sceneLibrary.ts';
-import { fromNumber } from '../golden/float32.ts';
-import { defaultCamera } from '../host/camera.ts';
-import { primaryRays } from '../host/primaryRays.ts';
-import { runBvhRays } from '../gpu/bvh/bvhRayRunner.ts';
-import { defaultBvhIcSystemParams, type BvhIcSystemParams } from '../gpu/bvh/bvhIcSystem.ts';
-import { runRays } from '../gpu/icCore/rayRunner.ts';
-import { defaultIcSystemParams } from '../gpu/icCore/icSystem.ts';
-import type { Ray } from '../gpu/icCore/rays.ts';
+import { createRng } from '../../util/seededRandom.ts';
+import { sceneToImage, type Scene } from '../../golden/scene.ts';
+import { bunnyInBox } from '../../scenes/sceneLibrary.ts';
+import { fromNumber } from '../../golden/float32.ts';
+import { defaultCamera } from '../../host/camera.ts';
+import { primaryRays } from '../../host/primaryRays.ts';
+import { runBvhRays } from '../../gpu/bvh/verification/bvhRayRunner.ts';
+import { defaultBvhIcSystemParams, type BvhIcSystemParams } from '../../gpu/bvh/bvhIcSystem.ts';
+import { runRays } from '../../gpu/icCore/verification/rayRunner.ts';
+import { defaultIcSystemParams } from '../../gpu/icCore/icSystem.ts';
+import type { Ray } from '../../gpu/icCore/verification/rayVectors.ts';
 import { BVH_BENCH_SIZE } from './bvhBench.ts';
 
 export interface BvhCoreFigures {

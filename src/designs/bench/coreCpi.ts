@@ -1,7 +1,7 @@
 // CPI of the RT core on two kernels (integer, float), measured on the TS simulator for `rtgpu bench`.
-import { assemble } from '../isa/assembler.ts';
-import { defaultScene } from '../golden/defaultScene.ts';
-import { runOnCore } from '../gpu/rtCore/coreTestbench.ts';
+import { assemble } from '../../isa/assembler.ts';
+import { defaultScene } from '../../scenes/defaultScene.ts';
+import { runOnCore } from '../../gpu/rtCore/verification/rtCoreTestbench.ts';
 
 /** Integer kernel: fill a 256-word table, then a loop of loads, arithmetic, logic, compare and branch. */
 export const INTEGER_KERNEL = `

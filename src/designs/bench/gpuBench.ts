@@ -1,18 +1,19 @@
 // Whole-GPU figures for `rtgpu bench`: simulation speed of rtgpu_top on the TS simulator against Verilator and
 // Icarus (the same recorded run), the live back ends against their standalone harnesses, and a 64x48 frame.
-import { SHADOW_RAY_QUERY, buildFrame } from '../host/frame.ts';
-import { defaultCamera } from '../host/camera.ts';
-import { defaultScene } from '../golden/defaultScene.ts';
-import { gpuParamsFor, runFrame, runGpu } from '../host/runtime/index.ts';
-import { replayRecording, type Recording } from '../hdl/cosim/index.ts';
-import { formatMismatch } from '../hdl/cosim/index.ts';
-import { gpuDesign, gpuSimulator } from '../gpu/top/gpuDesign.ts';
-import { topModule } from '../hdl/index.ts';
-import { compileSimulator, prepareSimulator } from '../hdl/sim/index.ts';
-import { BY_MNEMONIC, fieldOf } from '../isa/instructions.ts';
-import { RAY_FLAG_ANY_HIT } from '../golden/rayQuery.ts';
-import type { Traversal } from '../golden/iss/sceneTracer.ts';
-import type { GpuJob } from '../host/runtime/index.ts';
+import { SHADOW_RAY_QUERY, buildFrame } from '../../host/frame.ts';
+import { defaultCamera } from '../../host/camera.ts';
+import { defaultScene } from '../../scenes/defaultScene.ts';
+import { gpuParamsFor, runFrame, runGpu } from '../../host/runtime/index.ts';
+import { replayRecording, type Recording } from '../../hdl/cosim/index.ts';
+import { formatMismatch } from '../../hdl/cosim/index.ts';
+import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { gpuSimulator } from '../../host/runtime/gpuSimulator.ts';
+import { topModule } from '../../hdl/index.ts';
+import { compileSimulator, prepareSimulator } from '../../hdl/sim/index.ts';
+import { BY_MNEMONIC, fieldOf } from '../../isa/instructions.ts';
+import { RAY_FLAG_ANY_HIT } from '../../golden/rayQuery.ts';
+import type { Traversal } from '../../iss/sceneTracer.ts';
+import type { GpuJob } from '../../host/runtime/index.ts';
 
 /** Cycles of a recording Icarus replays (it runs a few hundred GPU cycles per second). */
 const ICARUS_CYCLES = 4000;

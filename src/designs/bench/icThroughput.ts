@@ -1,8 +1,8 @@
 // Triangle tests per busy cycle of one IC core over 512-triangle sweeps, for `rtgpu bench` (icTestsPerCycle).
-import { runRays } from '../gpu/icCore/rayRunner.ts';
-import { randomIcScene, randomRay } from '../gpu/icCore/rays.ts';
-import { createRng } from '../util/seededRandom.ts';
-import { rayIsValid } from '../golden/rayCaster.ts';
+import { runRays } from '../../gpu/icCore/verification/rayRunner.ts';
+import { randomIcScene, randomRay } from '../../gpu/icCore/verification/rayVectors.ts';
+import { createRng } from '../../util/seededRandom.ts';
+import { rayIsValid } from '../../golden/rayCaster.ts';
 
 export function measureIcThroughput(): { icTestsPerCycle: number } {
   const rng = createRng(512);

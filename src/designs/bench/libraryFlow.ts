@@ -1,8 +1,8 @@
 // Times the whole-library flow the eDSL promises to keep fast: elaborate, emit and lint every library block.
-import { emitSystemVerilog } from '../hdl/index.ts';
-import { topModule } from '../hdl/index.ts';
-import { verilatorLint } from '../hdl/cosim/index.ts';
-import { libraryDesigns } from './libraryCosim.ts';
+import { emitSystemVerilog } from '../../hdl/index.ts';
+import { topModule } from '../../hdl/index.ts';
+import { verilatorLint } from '../../hdl/cosim/index.ts';
+import { libraryDesigns } from '../catalogue/libraryCosim.ts';
 
 export async function measureLibraryFlow(): Promise<Record<string, number>> {
   const t0 = performance.now();

@@ -1,11 +1,11 @@
 // Oriented boxes against axis-aligned ones on the BVH8: SAH cost, build time and the golden traversal's box tests on primary rays (docs/performance.md, "Oriented boxes").
-import { buildBvh8, bvh8SahCost, encodeBvh8Image, BVH8_DEFAULT_TRIANGLE_COST } from '../bvh/index.ts';
-import { castRayBvh8 } from '../golden/bvh/bvh8Caster.ts';
-import type { Scene } from '../golden/scene.ts';
-import { bunnyInBox } from '../golden/sceneLibrary.ts';
-import { thinRods } from '../golden/thinRodsScene.ts';
-import { defaultCamera, type Camera } from '../host/camera.ts';
-import { primaryRays } from '../host/primaryRays.ts';
+import { buildBvh8, bvh8SahCost, encodeBvh8Image, BVH8_DEFAULT_TRIANGLE_COST } from '../../bvh/index.ts';
+import { castRayBvh8 } from '../../bvh/traversal/bvh8Caster.ts';
+import type { Scene } from '../../golden/scene.ts';
+import { bunnyInBox } from '../../scenes/sceneLibrary.ts';
+import { thinRods } from '../../scenes/thinRodsScene.ts';
+import { defaultCamera, type Camera } from '../../host/camera.ts';
+import { primaryRays } from '../../host/primaryRays.ts';
 import { BVH_BENCH_SIZE } from './bvhBench.ts';
 
 /** One build and its traversal of the primary rays. */

@@ -1,6 +1,6 @@
 // How much SystemVerilog the default GPU hands off, readable against netlist style (metrics `rtlLines`, `rtlLinesNetlistStyle`).
-import { emitSystemVerilog } from '../hdl/index.ts';
-import { gpuDesign } from '../gpu/top/gpuDesign.ts';
+import { emitSystemVerilog } from '../../hdl/index.ts';
+import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
 
 const lineCount = (files: readonly { path: string; text: string }[]) => files.filter((f) => f.path.endsWith('.sv')).reduce((n, f) => n + f.text.split('\n').length - 1, 0);
 

@@ -1,7 +1,7 @@
 // The texture unit's bench figures: txd fetches per cycle and the texel cache's hit rate on the textured floor's request stream.
-import { encodeTxdHandle } from '../isa/index.ts';
+import { encodeTxdHandle } from '../../isa/index.ts';
 import { floorStream } from './textureFloorStream.ts';
-import { expectedTxd, textureUnitTestSystem } from './textureUnitCosim.ts';
+import { expectedTxd, textureUnitTestSystem } from '../catalogue/textureUnitCosim.ts';
 import { runTxdStream } from './txdStream.ts';
 
 export interface TextureBench {

@@ -1,6 +1,6 @@
 // A textured-floor-like stream of txd requests: a camera above a plane, coherent coordinates and ray-differential derivatives, pixels in 8×8 tiles (the texture unit's throughput and hit-rate measurement).
-import { fromNumber } from '../golden/float32.ts';
-import type { TxdRequestItem } from './textureUnitCosim.ts';
+import { fromNumber } from '../../golden/float32.ts';
+import type { TxdRequestItem } from '../catalogue/textureUnitCosim.ts';
 
 export interface FloorStreamOptions {
   readonly width: number;

@@ -1,7 +1,7 @@
 // txd requests offered in order to a TextureUnitSystem on the TS simulator (each held until taken), answers collected, issue cycles and counters read: the texture unit's tests and its bench.
-import type { Design } from '../hdl/index.ts';
-import { compileSimulator } from '../hdl/sim/index.ts';
-import { txdAnswerFromOutputs, txdRequestInputs, type TxdAnswer, type TxdRequestItem } from './textureUnitCosim.ts';
+import type { Design } from '../../hdl/index.ts';
+import { compileSimulator } from '../../hdl/sim/index.ts';
+import { txdAnswerFromOutputs, txdRequestInputs, type TxdAnswer, type TxdRequestItem } from '../catalogue/textureUnitCosim.ts';
 
 export interface TxdStreamRun {
   readonly answers: TxdAnswer[];

@@ -1,8 +1,8 @@
 // The benchmark design: four producers, a round-robin arbiter, a 64-entry FIFO and a multiply-accumulate pipeline.
-import { Bool, Decoupled, UInt, Vec, cat, defineModule, elaborate, input, mux, output } from '../hdl/index.ts';
-import type { CosimDesign } from '../hdl/cosim/index.ts';
-import { Fifo } from '../hdl/lib/index.ts';
-import { RoundRobinArbiter } from '../hdl/lib/index.ts';
+import { Bool, Decoupled, UInt, Vec, cat, defineModule, elaborate, input, mux, output } from '../../hdl/index.ts';
+import type { CosimDesign } from '../../hdl/cosim/index.ts';
+import { Fifo } from '../../hdl/lib/index.ts';
+import { RoundRobinArbiter } from '../../hdl/lib/index.ts';
 
 export interface BenchParams {
   readonly lanes: number;

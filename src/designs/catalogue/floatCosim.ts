@@ -1,9 +1,9 @@
 // The float units as co-simulation designs: a representative latency each, operands biased toward
 // exponent edge cases, and a golden model that checks every valid result against the TS reference
 // `stages` cycles after its operands went in.
-import { elaborate, type Design } from '../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
-import type { Rng } from '../util/seededRandom.ts';
+import { elaborate, type Design } from '../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { floatUnit, type FloatUnitSpec } from './floatVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight). */

@@ -1,10 +1,10 @@
 // Verification helpers for the float units (tests, soak script, co-simulation): the unit catalogue,
 // operand generators biased toward exponent edge cases, and a vector runner on the TS simulator.
 // Not hardware: it uses the golden reference, which the units never see.
-import { elaborate, type Design, type ModuleDef, type PortSpecs } from '../hdl/index.ts';
-import { compileSimulator, type Simulator } from '../hdl/sim/index.ts';
-import type { Rng } from '../util/seededRandom.ts';
-import * as ref from '../golden/float32.ts';
+import { elaborate, type Design, type ModuleDef, type PortSpecs } from '../../hdl/index.ts';
+import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
+import * as ref from '../../golden/float32.ts';
 import {
   FAbs,
   FAdd,
@@ -27,7 +27,7 @@ import {
   IToF,
   ITOF_NATURAL_STAGES,
   type FloatUnitParams,
-} from '../hdl/lib/index.ts';
+} from '../../hdl/lib/index.ts';
 
 export type FloatOp = 'add' | 'sub' | 'mul' | 'div' | 'sqrt' | 'cmp' | 'itof' | 'ftoi' | 'min' | 'max' | 'abs' | 'neg';
 

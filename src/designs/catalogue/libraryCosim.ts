@@ -1,8 +1,8 @@
 // The library blocks as co-simulation designs: representative parameters, corner-biased stimulus, golden models.
-import { elaborate, type Design } from '../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
-import type { Rng } from '../util/seededRandom.ts';
-import { Counter, Decoder, Fifo, OneHotEncoder, PriorityEncoder, RoundRobinArbiter, ShiftRegister, SkidBuffer } from '../hdl/lib/index.ts';
+import { elaborate, type Design } from '../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
+import { Counter, Decoder, Fifo, OneHotEncoder, PriorityEncoder, RoundRobinArbiter, ShiftRegister, SkidBuffer } from '../../hdl/lib/index.ts';
 
 const b = (x: boolean | number) => (x ? 1n : 0n);
 

@@ -1,6 +1,6 @@
 // The texture unit and its texture memory as a co-simulation design: a host image (textureMemoryImage) plus random valid and invalid headers and samplers, random txd requests every cycle; sampleTxd, through the ISS's operand mapping, checks every answer (`rtgpu cosim texture_unit`).
-import { elaborate, type Design } from '../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
+import { elaborate, type Design } from '../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import {
   encodeTextureHeader,
   encodeTextureSampler,
@@ -11,15 +11,17 @@ import {
   type TextureHeader,
   type TextureImage,
   type WrapModeName,
-} from '../golden/texture/index.ts';
-import { executeTxd, type Material, type Vec4 } from '../golden/index.ts';
-import { encodeTxdControl, MEMORY_MAP, TXD_HANDLE } from '../isa/index.ts';
-import { textureMemoryImage } from '../host/textureMemory.ts';
-import { createRng, type Rng } from '../util/seededRandom.ts';
-import { randomCoordinate, randomDerivative, randomFloatBits } from '../gpu/texture/textureRandom.ts';
-import { TextureUnitSystem, type TextureUnitSystemParams } from '../gpu/texture/textureUnitSystem.ts';
-import { defaultTextureUnitParams } from '../gpu/texture/textureUnit.ts';
-import { fromNumber } from '../golden/float32.ts';
+} from '../../golden/texture/index.ts';
+import type { Vec4 } from '../../golden/index.ts';
+import { executeTxd } from '../../iss/index.ts';
+import type { Material } from '../../scenes/index.ts';
+import { encodeTxdControl, MEMORY_MAP, TXD_HANDLE } from '../../isa/index.ts';
+import { textureMemoryImage } from '../../host/textureMemory.ts';
+import { createRng, type Rng } from '../../util/seededRandom.ts';
+import { randomCoordinate, randomDerivative, randomFloatBits } from '../../gpu/texture/verification/textureOperandVectors.ts';
+import { TextureUnitSystem, type TextureUnitSystemParams } from '../../gpu/texture/textureUnitSystem.ts';
+import { defaultTextureUnitParams } from '../../gpu/texture/textureUnit.ts';
+import { fromNumber } from '../../golden/float32.ts';
 
 /** A txd request as the unit takes it (every word a 32-bit pattern). */
 export interface TxdRequestItem {
@@ -42,7 +44,7 @@ export interface TxdAnswer {
   readonly tag: number;
 }
 
-/** The ISS's txd (executeTxd, as src/golden/iss/thread.ts runs it) on texture memory `memory` (MEMORY_MAP.textureWords words). */
+/** The ISS's txd (executeTxd, as src/iss/thread.ts runs it) on texture memory `memory` (MEMORY_MAP.textureWords words). */
 export function expectedTxd(memory: Uint32Array, x: TxdRequestItem): TxdAnswer {
   const r = executeTxd(memory, [x.s, x.t, x.handle, x.control], [x.dsdx, x.dsdy, x.dtdx, x.dtdy], x.writeMask, x.dest as Vec4);
   return { rgba: r.rgba.map((v) => v >>> 0), status: r.status, tag: x.tag };

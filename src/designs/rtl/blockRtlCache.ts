@@ -3,11 +3,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cachedBuild, contentHash } from '../hdl/tools/index.ts';
+import { cachedBuild, contentHash } from '../../hdl/tools/index.ts';
 import type { RtlFile } from './generatedDir.ts';
 
 // The package's sources: installed, dist/ is compiled from the src/ shipped beside it, so src/ names the code either way.
-const sourceRoot = fileURLToPath(new URL('../../src/', import.meta.url));
+const sourceRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })

@@ -1,12 +1,12 @@
 // The FPGA handoff of one board preset (`rtgpu rtl --board NAME`): rtgpu_top in the board's configuration, a pin-free
 // top wrapper, the file list, the clock constraint and the vendor project, and a README with the utilization.
-import { emitSystemVerilog, topModule } from '../hdl/index.ts';
-import { BUILD_DIR, quartusProject, vivadoProject, yosysHandoffScript, yosysReportPath, synthTargets, utilization, type FpgaProject } from '../hdl/synth/index.ts';
-import type { ManifestPort } from '../hdl/index.ts';
-import { gpuDesign } from '../gpu/top/gpuDesign.ts';
-import { BOARD_UTILIZATION_LIMIT, boardDevice, type BoardPreset } from './boards.ts';
-import { boardFigures } from './boardFigures.ts';
-import { boardTable, figuresSource, percent } from './boardUtilization.ts';
+import { emitSystemVerilog, topModule } from '../../hdl/index.ts';
+import { BUILD_DIR, quartusProject, vivadoProject, yosysHandoffScript, yosysReportPath, synthTargets, utilization, type FpgaProject } from '../../hdl/synth/index.ts';
+import type { ManifestPort } from '../../hdl/index.ts';
+import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { BOARD_UTILIZATION_LIMIT, boardDevice, type BoardPreset } from '../synth/boards.ts';
+import { boardFigures } from '../synth/boardFigures.ts';
+import { boardTable, figuresSource, percent } from '../synth/boardUtilization.ts';
 import { configText, fpgaProject, handoffManifest } from './gpuHandoff.ts';
 import { handoffLayout } from './handoffLayout.ts';
 import { withMarker, type RtlFile } from './generatedDir.ts';

@@ -1,7 +1,7 @@
 // The layout of the FPGA handoff in rtl-out/ (directories, script paths, targets) and the shape of its manifest, shared by the files that write it and its README.
-import type { ManifestModule } from '../hdl/index.ts';
-import type { QuartusDevice, SynthTarget } from '../hdl/synth/index.ts';
-import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
+import type { ManifestModule } from '../../hdl/index.ts';
+import type { QuartusDevice, SynthTarget } from '../../hdl/synth/index.ts';
+import { GPU_TOP_NAME, type GpuParams } from '../../gpu/top/gpuTop.ts';
 
 /** A cosim design's RTL as rtl-out holds it: `<name>/<file>` for each file of its list (dependency order). */
 export interface BlockRtl {

@@ -1,17 +1,17 @@
 // rtl-out/README.md: what an FPGA engineer needs to build rtgpu_top without rtgpu's Node tooling.
-import type { Design } from '../hdl/index.ts';
-import { synthTargets } from '../hdl/synth/index.ts';
-import { yosysReportPath } from '../hdl/synth/index.ts';
-import { CONTROL, MMIO, STATUS, TEXTURE_REG } from '../gpu/memoryController/registers.ts';
+import type { Design } from '../../hdl/index.ts';
+import { synthTargets } from '../../hdl/synth/index.ts';
+import { yosysReportPath } from '../../hdl/synth/index.ts';
+import { CONTROL, MMIO, STATUS, TEXTURE_REG } from '../../gpu/memoryController/registers.ts';
 import { handoffLayout as L, yosysScriptPath, type BlockRtl, type HandoffManifest } from './handoffLayout.ts';
 import { ICE40_HX8K } from './ice40Blocks.ts';
 import { designStimulus, handoffFrameFor } from './rtlTestbenches.ts';
-import { hasTextureUnit } from '../gpu/top/gpuTexture.ts';
-import { testbenchCommands, type PortableTestbench } from '../hdl/cosim/index.ts';
-import type { GpuParams } from '../gpu/top/gpuTop.ts';
-import { BOARD_UTILIZATION_LIMIT, boardPresets } from './boards.ts';
-import { boardFigures } from './boardFigures.ts';
-import { boardTable, figuresSource } from './boardUtilization.ts';
+import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
+import { testbenchCommands, type PortableTestbench } from '../../hdl/cosim/index.ts';
+import type { GpuParams } from '../../gpu/top/gpuTop.ts';
+import { BOARD_UTILIZATION_LIMIT, boardPresets } from '../synth/boards.ts';
+import { boardFigures } from '../synth/boardFigures.ts';
+import { boardTable, figuresSource } from '../synth/boardUtilization.ts';
 
 const hex = (n: number, digits = 3) => `0x${n.toString(16).toUpperCase().padStart(digits, '0')}`;
 const kbit = (bits: number) => `${(bits / 1024).toLocaleString('en-US', { maximumFractionDigits: bits < 10240 ? 1 : 0 })} Kbit`;

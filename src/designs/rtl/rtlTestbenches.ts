@@ -1,16 +1,16 @@
 // The self-checking testbenches in rtl-out/: each design's from its seeded stimulus, rtgpu_top's from a tiny frame the host runtime drives.
-import { portableTestbench, stimulusRecording, type CosimDesign, type PortableTestbench } from '../hdl/cosim/index.ts';
-import { topModule, type Design, type EmittedDesign } from '../hdl/index.ts';
-import { bvhSceneImage } from '../bvh/index.ts';
-import { SceneError, type Scene } from '../golden/scene.ts';
-import { defaultScene } from '../golden/defaultScene.ts';
-import { TEXTURED_CAMERA, defaultCamera } from '../host/camera.ts';
-import { texturedMaterials, texturedScene } from '../golden/texturedScene.ts';
-import { buildFrame, checkSceneFits } from '../host/frame.ts';
-import { runFrame, type GpuJob } from '../host/runtime/index.ts';
-import { gpuSimulator } from '../gpu/top/gpuDesign.ts';
-import type { GpuParams } from '../gpu/top/gpuTop.ts';
-import { hasTextureUnit } from '../gpu/top/gpuTexture.ts';
+import { portableTestbench, stimulusRecording, type CosimDesign, type PortableTestbench } from '../../hdl/cosim/index.ts';
+import { topModule, type Design, type EmittedDesign } from '../../hdl/index.ts';
+import { bvhSceneImage } from '../../bvh/index.ts';
+import { SceneError, type Scene } from '../../golden/scene.ts';
+import { defaultScene } from '../../scenes/defaultScene.ts';
+import { TEXTURED_CAMERA, defaultCamera } from '../../host/camera.ts';
+import { texturedMaterials, texturedScene } from '../../scenes/texturedScene.ts';
+import { buildFrame, checkSceneFits } from '../../host/frame.ts';
+import { runFrame, type GpuJob } from '../../host/runtime/index.ts';
+import { gpuSimulator } from '../../host/runtime/gpuSimulator.ts';
+import type { GpuParams } from '../../gpu/top/gpuTop.ts';
+import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
 
 /**
  * The stimulus of each design's testbench: up to 1,000 cycles, fewer for wide designs so that a vector file

@@ -1,6 +1,6 @@
 // A board preset's utilization: Yosys synthesis of its GPU for the device's target, against the device's capacity.
-import { deviceResources, deviceUse, synthesize, utilization, type DeviceUse, type YosysProgress } from '../hdl/synth/index.ts';
-import { gpuDesign } from '../gpu/top/gpuDesign.ts';
+import { deviceResources, deviceUse, synthesize, utilization, type DeviceUse, type YosysProgress } from '../../hdl/synth/index.ts';
+import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
 import { BOARD_UTILIZATION_LIMIT, boardDevice, type BoardPreset } from './boards.ts';
 import type { BoardFigures } from './boardFigures.ts';
 import { rtlSource } from './synthSource.ts';

@@ -1,6 +1,6 @@
 // The board presets of `rtgpu rtl --board NAME`: a real FPGA board, its device, and the GPU configuration that fits it.
-import { fpgaDevices, type FpgaDevice, type FpgaDeviceName } from '../hdl/synth/index.ts';
-import type { GpuParams } from '../gpu/top/gpuTop.ts';
+import { fpgaDevices, type FpgaDevice, type FpgaDeviceName } from '../../hdl/synth/index.ts';
+import type { GpuParams } from '../../gpu/top/gpuTop.ts';
 
 export interface BoardPreset {
   /** The name `--board` takes. */

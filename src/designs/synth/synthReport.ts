@@ -1,12 +1,12 @@
 // rtl-out/REPORT.md: the GPU's resources on Xilinx 7 series and Intel Cyclone V per block and per memory, and its logic depth.
 import { writeFileSync } from 'node:fs';
-import { hasTextureUnit } from '../gpu/top/gpuTexture.ts';
-import type { GpuParams } from '../gpu/top/gpuTop.ts';
-import { bramUnit, formatDepth, formatModules, formatTable, groupNumberedMemories, memoryName } from '../hdl/synth/index.ts';
-import type { SynthReport } from '../hdl/synth/index.ts';
-import { synthesize } from '../hdl/synth/index.ts';
-import { synthTargets, type SynthTarget } from '../hdl/synth/index.ts';
-import type { YosysProgress } from '../hdl/synth/index.ts';
+import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
+import type { GpuParams } from '../../gpu/top/gpuTop.ts';
+import { bramUnit, formatDepth, formatModules, formatTable, groupNumberedMemories, memoryName } from '../../hdl/synth/index.ts';
+import type { SynthReport } from '../../hdl/synth/index.ts';
+import { synthesize } from '../../hdl/synth/index.ts';
+import { synthTargets, type SynthTarget } from '../../hdl/synth/index.ts';
+import type { YosysProgress } from '../../hdl/synth/index.ts';
 import { designByName, GPU_DESIGN, rtlSource } from './synthSource.ts';
 
 /** The targets the report covers (the issue's: synth_xilinx and synth_intel_alm). */

@@ -1,10 +1,10 @@
 // The RTL `rtgpu synth` synthesizes: a catalogue design or the whole GPU, optionally cut down to one module and what it instantiates.
-import { emitSystemVerilog } from '../hdl/index.ts';
-import type { Design } from '../hdl/index.ts';
-import { subDesign, type RtlSource } from '../hdl/synth/index.ts';
-import { gpuDesign } from '../gpu/top/gpuDesign.ts';
-import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
-import { findDesign } from './index.ts';
+import { emitSystemVerilog } from '../../hdl/index.ts';
+import type { Design } from '../../hdl/index.ts';
+import { subDesign, type RtlSource } from '../../hdl/synth/index.ts';
+import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { GPU_TOP_NAME, type GpuParams } from '../../gpu/top/gpuTop.ts';
+import { findDesign } from '../catalogue/index.ts';
 
 /** The default design of `rtgpu synth`. */
 export const GPU_DESIGN = GPU_TOP_NAME;

@@ -9,7 +9,7 @@ import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCor
 import { join3, split3 } from '../icCore/vec3.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
 import { acceptsHit, queryFields } from '../icCore/queryAccept.ts';
-import { isWatertight, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
+import { isWatertight, watertightTest, type TriangleTestOption } from '../icCore/watertightIntersection.ts';
 import { BoxTag, CHILDREN, LeafEntry, NodeWord, StackEntry } from './bvhWords.ts';
 import { answerStage, type Finish } from './rayAnswer.ts';
 import { rayIntake, type Intake } from './rayIntake.ts';

@@ -5,7 +5,7 @@ import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
 import { sceneLoadPorts } from '../icCore/icSystem.ts';
-import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
+import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightIntersection.ts';
 import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';

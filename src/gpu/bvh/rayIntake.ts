@@ -5,7 +5,7 @@ import { FDiv, PriorityEncoder, delay, delayValid } from '../../hdl/lib/index.ts
 import type { rayPorts } from '../icCore/icCore.ts';
 import { isTraceableRay } from '../icCore/traceableRay.ts';
 import { split3, type Vec3 } from '../icCore/vec3.ts';
-import { rayAxes, shearOperands } from '../icCore/watertightTest.ts';
+import { rayAxes, shearOperands } from '../icCore/watertightIntersection.ts';
 import type { ModuleBuilder } from '../../hdl/index.ts';
 
 const ONE = 0x3f800000;

@@ -6,7 +6,7 @@ import { FDiv, delay, delayValid } from '../../hdl/lib/index.ts';
 import type { FloatOps } from '../icCore/floatOps.ts';
 import { isTraceableRay } from '../icCore/traceableRay.ts';
 import { join3, split3, type Vec3 } from '../icCore/vec3.ts';
-import { rayAxes, shearOperands } from '../icCore/watertightTest.ts';
+import { rayAxes, shearOperands } from '../icCore/watertightIntersection.ts';
 import { RayTransform, rayTransformLatency } from './rayTransform.ts';
 
 const ONE = 0x3f800000;

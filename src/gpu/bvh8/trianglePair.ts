@@ -69,7 +69,7 @@ const trianglePairPorts = (tagBits: number) => ({
   v: output(UInt(64)),
   /** Triangle k's cross(e1, e2) at [96k + 95 : 96k]. */
   normal: output(UInt(192)),
-  /** The closest of the incoming best and the accepted hits of triangle 0 and triangle 1, in that order, by `closer` (src/golden/bvh/bvhCaster.ts). */
+  /** The closest of the incoming best and the accepted hits of triangle 0 and triangle 1, in that order, by `closer` (src/bvh/traversal/bvhCaster.ts). */
   best_valid_out: output(Bool),
   best_t_out: output(UInt(32)),
   best_index_out: output(UInt(INDEX_BITS)),

@@ -3,7 +3,7 @@ import { Bool, UInt, defineModule, input, output } from '../../hdl/index.ts';
 import { delay } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { split3 } from '../icCore/vec3.ts';
-import { watertightDepth, watertightTest, type RayConstants } from '../icCore/watertightTest.ts';
+import { watertightDepth, watertightTest, type RayConstants } from '../icCore/watertightIntersection.ts';
 
 /** Latencies of the float units of the test. */
 export interface WatertightLaneParams {

@@ -2,7 +2,7 @@
 import { hideFromSourceLocations, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/index.ts';
 import type { Vec3 } from './vec3.ts';
-import type { FloatUnits } from './watertightTest.ts';
+import type { FloatUnits } from './watertightIntersection.ts';
 
 // Each instance carries the datapath's line that asked for it, not this file's.
 hideFromSourceLocations(import.meta.url);

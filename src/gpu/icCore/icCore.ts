@@ -1,6 +1,6 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
 // (Möller–Trumbore, or the watertight option) every cycle, `slots` rays in flight, the closest hit kept per ray (docs/intersection.md).
-import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type RayIntake, type TriangleTestOption } from './watertightTest.ts';
+import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type RayIntake, type TriangleTestOption } from './watertightIntersection.ts';
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
@@ -229,7 +229,7 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   // The slot of the data at each stage selects the ray's origin and direction there.
   const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
   const rayOf = (slot: UIntValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
-  // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
+  // S1–S9: Möller–Trumbore, or the watertight test (watertightIntersection.ts, it decides by itself); t and the normal reach S10 after `depth`.
   const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
   const constantsOf = isWatertight(p) ? slotConstants(m, rayIn, sweep.accept, sweep.nextSlot, p.slots) : undefined;
   const test = constantsOf
@@ -313,5 +313,5 @@ function counters({ m, io, slots }: Core, accept: BoolValue, testValid: BoolValu
   io.counters.node_tests.set(0);
 }
 
-/** Cycles from a ray's acceptance to the first cycle the core proper can take it: 0, or the watertight intake's (watertightTest.ts). */
+/** Cycles from a ray's acceptance to the first cycle the core proper can take it: 0, or the watertight intake's (watertightIntersection.ts). */
 export const icIntakeCycles = (p: IcCoreParams): number => (isWatertight(p) ? watertightIntakeCycles(p) : 0);

@@ -1,5 +1,5 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
-import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
+import { triangleTestParam, type TriangleTestOption } from './watertightIntersection.ts';
 import { defineModule, input, lit, mux } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { IcCore, defaultIcCoreParams, rayPorts } from './icCore.ts';
@@ -48,4 +48,4 @@ export const IcSystem = defineModule(
   },
 );
 
-export { triangleTestParam, type TriangleTestKind } from './watertightTest.ts';
+export { triangleTestParam, type TriangleTestKind } from './watertightIntersection.ts';

@@ -1,7 +1,7 @@
 // Whether a triangle test's hit is accepted by the ray's query (docs/rays.md): the interval, the masks and the culled faces, as the golden `accepts`.
 import { lit, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO } from '../../hdl/lib/index.ts';
-import type { FloatUnits } from './watertightTest.ts';
+import type { FloatUnits } from './watertightIntersection.ts';
 
 /** The ray_query word's fields: tmin [31:0], tmax [63:32] (binary32), the flags word [95:64]. */
 export function queryFields(query: UIntValue) {

@@ -1,5 +1,5 @@
 // The golden model of a fixed-latency pipelined unit for co-simulation (verification code, not hardware): what entered `latency` cycles ago must come out now, exactly as the host function answers it.
-import type { GoldenModel } from '../hdl/cosim/index.ts';
+import type { GoldenModel } from '../../hdl/cosim/index.ts';
 
 type Ports = Readonly<Record<string, bigint>>;
 

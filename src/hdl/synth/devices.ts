@@ -65,7 +65,7 @@ const dp16kd: readonly BramShape[] = [
 const xilinx = { family: 'Xilinx 7 series', target: 'xilinx', logicUnit: 'LUTs', bramUnit: 'RAMB36', bramShapes: ramb36, dspUnit: 'DSP48E1', source: ds180 } as const;
 const cycloneV = { family: 'Intel Cyclone V', target: 'intel', logicUnit: 'ALMs', bramUnit: 'M10K', bramShapes: m10k, dspUnit: 'DSP blocks', source: cv51001 } as const;
 
-/** The devices the board presets use (src/designs/boards.ts), by part number. */
+/** The devices the board presets use (src/designs/synth/boards.ts), by part number. */
 export const fpgaDevices = {
   xc7a100t: { ...xilinx, part: 'xc7a100tcsg324-1', logic: 63_400, ffs: 126_800, brams: 135, dsps: 240 },
   xc7a200t: { ...xilinx, part: 'xc7a200tsbg484-1', logic: 133_800, ffs: 267_600, brams: 365, dsps: 740 },

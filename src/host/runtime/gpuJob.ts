@@ -1,5 +1,5 @@
 // What the host runtime hands the GPU (on any backend) and what it gets back.
-import type { Traversal } from '../../golden/iss/sceneTracer.ts';
+import type { Traversal } from '../../iss/sceneTracer.ts';
 import { simulators } from '../../hdl/sim/index.ts';
 
 export interface RunPixel {

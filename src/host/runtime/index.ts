@@ -1,5 +1,5 @@
 // The host runtime: runs a frame (memory images + pixel count) on the GPU on any backend.
-import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
+import { Machine, InstructionLimitError, MemoryImageError } from '../../iss/index.ts';
 import { imageToScene } from '../../golden/scene.ts';
 import { parseBvh8SceneImage, parseBvhSceneImage } from '../../bvh/index.ts';
 import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
@@ -12,6 +12,7 @@ import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
 export * from './gpuJob.ts';
 export { DEFAULT_MAX_CYCLES, runFrame, gpuParamsFor, GpuSession, type DriverOptions, type DriverRun } from './gpuDriver.ts';
 export { defaultRenderJobs, frameChunks, runFrameParallel } from './parallelFrame.ts';
+export { gpuSimulator } from './gpuSimulator.ts';
 
 /** The scene of the job's triangle image and, for BVH traversal, exactly the BVH the image holds. */
 function issScene(job: GpuJob) {

@@ -4,7 +4,7 @@ import { Bool, Bundle, SInt, UInt, elaborate, type Design } from '../../../src/h
 import { AsyncFifo, BitSynchronizer, PulseSynchronizer, ResetSynchronizer } from '../../../src/hdl/lib/index.ts';
 import { emitSystemVerilog } from '../../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../../src/hdl/cosim/rtlChecks.ts';
-import { rtlSource } from '../../../src/designs/synthSource.ts';
+import { rtlSource } from '../../../src/designs/synth/synthSource.ts';
 import { synthesize } from '../../../src/hdl/synth/synthesize.ts';
 import { formatReport } from '../../../src/hdl/synth/formatReport.ts';
 

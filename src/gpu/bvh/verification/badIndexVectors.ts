@@ -1,10 +1,10 @@
 // BVHs with indices past what is loaded (verification code, not hardware): the malformed trees the host refuses, which
 // the BVH IC cores must answer with a per-ray fault instead of reading out of range (docs/bvh-hardware.md, "Faults").
-import { fromNumber } from '../../golden/float32.ts';
-import type { Box } from '../../golden/rayBox.ts';
-import { triangleCount, type Scene } from '../../golden/scene.ts';
-import { EMPTY_CHILD, encodeBvhSceneImage, type Bvh4, type Bvh4Child } from '../../bvh/index.ts';
-import type { Ray } from '../icCore/rays.ts';
+import { fromNumber } from '../../../golden/float32.ts';
+import type { Box } from '../../../golden/rayBox.ts';
+import { triangleCount, type Scene } from '../../../golden/scene.ts';
+import { EMPTY_CHILD, encodeBvhSceneImage, type Bvh4, type Bvh4Child } from '../../../bvh/index.ts';
+import type { Ray } from '../../icCore/verification/rayVectors.ts';
 
 /** The three ways an index can point past the loaded BVH. */
 export type BadIndex = 'node' | 'triRange' | 'triangles';

@@ -3,21 +3,21 @@
 // the rays in flight to finish, then the next scene. The golden model parses
 // the loaded image and checks every answer against the golden BVH traversal, and the node and triangle test counters
 // whenever no ray is in flight.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { castRayBvh } from '../../golden/bvh/bvhCaster.ts';
-import { testTriangle } from '../../golden/rayCaster.ts';
-import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
-import { testTriangleWatertight } from '../../golden/watertight.ts';
-import { isWatertight } from '../icCore/watertightTest.ts';
-import { bvhSceneImage, parseBvhSceneImage, type BvhScene, type BvhSceneImage } from '../../bvh/index.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { castRayBvh } from '../../../bvh/traversal/bvhCaster.ts';
+import { testTriangle } from '../../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY } from '../../../golden/rayQuery.ts';
+import { testTriangleWatertight } from '../../../golden/watertight.ts';
+import { isWatertight } from '../../icCore/watertightIntersection.ts';
+import { bvhSceneImage, parseBvhSceneImage, type BvhScene, type BvhSceneImage } from '../../../bvh/index.ts';
 import { queryWords, raySystemGolden } from './raySystemGolden.ts';
-import { randomRayQuery, withRandomMasks } from '../icCore/rays.ts';
-import { packWords } from '../words.ts';
-import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { BvhIcSystem, type BvhIcSystemParams } from './bvhIcSystem.ts';
-import { randomBvhScene, type BvhTestScene } from './bvhRays.ts';
+import { randomRayQuery, withRandomMasks } from '../../icCore/verification/rayVectors.ts';
+import { packWords } from '../../verification/portWords.ts';
+import { gpuFloatLatencies } from '../../floatLatencies.ts';
+import { BvhIcSystem, type BvhIcSystemParams } from '../bvhIcSystem.ts';
+import { randomBvhScene, type BvhTestScene } from './bvhRayVectors.ts';
 
 /**
  * Small memories, so that the RTL builds, synthesizes and loads quickly (Yosys' generic synthesis turns memories into

@@ -1,18 +1,18 @@
 // Runs rays through one BVH IC system on the TS simulator or any live one: the BVH scene image goes in through the load
 // port, then every ray starts as soon as a ray slot is free; each answer is checked against the golden BVH traversal.
-import { packWords, unpackWords } from '../words.ts';
-import { elaborate, type Design } from '../../hdl/index.ts';
-import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim/index.ts';
-import { castRayBvh } from '../../golden/bvh/bvhCaster.ts';
-import { hitParametersOf, testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
-import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
-import { queryWords } from '../icCore/rays.ts';
-import { testTriangleWatertight } from '../../golden/watertight.ts';
-import { isWatertight } from '../icCore/watertightTest.ts';
-import type { Scene } from '../../golden/scene.ts';
-import { bvhSceneImage, type BuildOptions, type Bvh4 } from '../../bvh/index.ts';
-import type { Ray } from '../icCore/rays.ts';
-import { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from './bvhIcSystem.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
+import { elaborate, type Design } from '../../../hdl/index.ts';
+import { compileSimulator, type PortHandle, type Simulator } from '../../../hdl/sim/index.ts';
+import { castRayBvh } from '../../../bvh/traversal/bvhCaster.ts';
+import { hitParametersOf, testTriangle, type TriangleTestFn } from '../../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY } from '../../../golden/rayQuery.ts';
+import { queryWords } from '../../icCore/verification/rayVectors.ts';
+import { testTriangleWatertight } from '../../../golden/watertight.ts';
+import { isWatertight } from '../../icCore/watertightIntersection.ts';
+import type { Scene } from '../../../golden/scene.ts';
+import { bvhSceneImage, type BuildOptions, type Bvh4 } from '../../../bvh/index.ts';
+import type { Ray } from '../../icCore/verification/rayVectors.ts';
+import { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from '../bvhIcSystem.ts';
 
 export interface BvhRunReport {
   readonly rays: number;

@@ -1,11 +1,11 @@
 // Random scenes and rays for checking the BVH IC system (verification code, not hardware): the IC cores' tricky scenes
-// and rays (rays.ts), closed meshes with rays exactly through their shared vertices and edges, and rays from every side.
-import type { Rng } from '../../util/seededRandom.ts';
-import { fromNumber, toNumber } from '../../golden/float32.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { triangleCount, vertexCount, type Scene } from '../../golden/scene.ts';
-import { defaultScene } from '../../golden/defaultScene.ts';
-import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, type Ray } from '../icCore/rays.ts';
+// and rays (rayVectors.ts), closed meshes with rays exactly through their shared vertices and edges, and rays from every side.
+import type { Rng } from '../../../util/seededRandom.ts';
+import { fromNumber, toNumber } from '../../../golden/float32.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { triangleCount, vertexCount, type Scene } from '../../../golden/scene.ts';
+import { defaultScene } from '../../../scenes/defaultScene.ts';
+import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, type Ray } from '../../icCore/verification/rayVectors.ts';
 
 export interface BvhTestScene {
   readonly scene: Scene;

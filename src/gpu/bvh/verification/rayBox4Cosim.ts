@@ -1,9 +1,9 @@
 // The ray–box units' co-simulation stimulus and golden model, and the BVH4 unit as a co-simulation design: a random node most cycles (tricky boxes, rays and limits), rare resets; the golden slab test checks every result at the unit's latency (`rtgpu cosim ray_box4`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { CHILDREN, RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from './rayBox4.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { CHILDREN, RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from '../rayBox4.ts';
 import { answerFromOutputs, compareAnswers, describeNode, expectedAnswer, nodeFromInputs, nodeInputs, randomNode, type RayBoxAnswer, type RayBoxNode } from './rayBox4Vectors.ts';
 
 export const rayBox4CosimParams: RayBox4Params = defaultRayBox4Params;

@@ -1,10 +1,10 @@
 // Nodes for checking the ray–box units (verification code, not hardware): random and tricky BVH4 and BVH8 nodes, their port values, and the expected outputs from the golden slab test.
-import type { Rng } from '../../util/seededRandom.ts';
-import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber, toNumber } from '../../golden/float32.ts';
-import { childOrder, rayInverse, slabTest, type Box } from '../../golden/rayBox.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { packWords, unpackWords } from '../words.ts';
-import { CHILDREN } from './rayBox4.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber, toNumber } from '../../../golden/float32.ts';
+import { childOrder, rayInverse, slabTest, type Box } from '../../../golden/rayBox.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
+import { CHILDREN } from '../rayBox4.ts';
 
 /** One node test: the ray (origin, 1/d, limit) and the child boxes (four, or eight for BVH8), as binary32 bit patterns. */
 export interface RayBoxNode {

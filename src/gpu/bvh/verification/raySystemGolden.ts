@@ -1,9 +1,9 @@
 // The golden model shared by the BVH and BVH8 IC systems' co-simulations: the loaded scene image parsed, every answer checked against a golden traversal, the counters whenever no ray is in flight.
-import type { GoldenModel } from '../../hdl/cosim/index.ts';
-import { hitParametersOf, type TraceResult, type Vec3 } from '../../golden/rayCaster.ts';
-import type { RayQuery } from '../../golden/rayQuery.ts';
-import { unpackWords } from '../words.ts';
-import { queryOfWords, queryWords } from '../icCore/rays.ts';
+import type { GoldenModel } from '../../../hdl/cosim/index.ts';
+import { hitParametersOf, type TraceResult, type Vec3 } from '../../../golden/rayCaster.ts';
+import type { RayQuery } from '../../../golden/rayQuery.ts';
+import { unpackWords } from '../../verification/portWords.ts';
+import { queryOfWords, queryWords } from '../../icCore/verification/rayVectors.ts';
 
 export { queryOfWords, queryWords };
 

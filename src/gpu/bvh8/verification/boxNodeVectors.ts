@@ -1,10 +1,10 @@
 // Box-node vectors for the GFX12 box decoder: seeded random nodes (host-encoded, raw edge cases), the decoder's outputs read back, and the expected answer from the host decoder.
-import { decodeGfx12BoxNode, encodeGfx12BoxNode, gfx12ChildBox, Gfx12Error, type Gfx12BoxChild, type Gfx12BoxNodeInput } from '../../bvh/index.ts';
-import type { Box } from '../../golden/rayBox.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { fromNumber } from '../../golden/float32.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { GFX12_BOX_CHILDREN } from './gfx12BoxDecoder.ts';
+import { decodeGfx12BoxNode, encodeGfx12BoxNode, gfx12ChildBox, Gfx12Error, type Gfx12BoxChild, type Gfx12BoxNodeInput } from '../../../bvh/index.ts';
+import type { Box } from '../../../golden/rayBox.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { fromNumber } from '../../../golden/float32.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { GFX12_BOX_CHILDREN } from '../gfx12BoxDecoder.ts';
 
 /** What the decoder reports for one node (children past the count are left out). */
 export interface BoxDecodeAnswer {

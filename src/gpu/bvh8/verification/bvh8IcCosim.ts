@@ -3,20 +3,20 @@
 // cycle, an undecodable primitive node; one time in four an instanced scene's two-level image) through the load port, random
 // rays with random queries for a while, a pause for the rays in flight to finish, then the next scene. The golden model parses the loaded image
 // and checks every answer against castRayBvh8, and the counters whenever no ray is in flight.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
-import { queryWords, randomRayQuery, withRandomMasks } from '../icCore/rays.ts';
-import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, OBB_DISABLED, OBB_MATRIX_COUNT, type ParsedBvh8SceneImage } from '../../bvh/index.ts';
-import { raySystemGolden } from '../bvh/raySystemGolden.ts';
-import { packWords } from '../words.ts';
-import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { randomBvhScene } from '../bvh/bvhRays.ts';
-import { Bvh8IcSystem, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
-import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from './instancedRays.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../../bvh/traversal/bvh8Caster.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY } from '../../../golden/rayQuery.ts';
+import { queryWords, randomRayQuery, withRandomMasks } from '../../icCore/verification/rayVectors.ts';
+import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, OBB_DISABLED, OBB_MATRIX_COUNT, type ParsedBvh8SceneImage } from '../../../bvh/index.ts';
+import { raySystemGolden } from '../../bvh/verification/raySystemGolden.ts';
+import { packWords } from '../../verification/portWords.ts';
+import { gpuFloatLatencies } from '../../floatLatencies.ts';
+import { randomBvhScene } from '../../bvh/verification/bvhRayVectors.ts';
+import { Bvh8IcSystem, type Bvh8IcSystemParams } from '../bvh8IcSystem.ts';
+import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from './instancedRayVectors.ts';
 import { ANY_HIT_QUERY } from './bvh8RayRunner.ts';
 
 /** ray_query on the rows with no ray: a plain trace's. */

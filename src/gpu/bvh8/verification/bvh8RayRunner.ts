@@ -1,15 +1,15 @@
 // Runs rays through one BVH8 IC system on the TS simulator or any live one: the BVH8 scene image goes in through the load
 // port, then every ray starts as soon as a ray slot is free; each answer is checked against castRayBvh8.
-import { elaborate, type Design } from '../../hdl/index.ts';
-import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
-import { hitParametersOf } from '../../golden/rayCaster.ts';
-import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../golden/rayQuery.ts';
-import { isAnyHit } from '../../golden/rayAccept.ts';
-import { parseBvh8SceneImage } from '../../bvh/index.ts';
-import { queryWords, type Ray } from '../icCore/rays.ts';
-import { castBvhRays, directDriver, loadBvhImage, type BvhAnswer } from '../bvh/bvhRayRunner.ts';
-import { Bvh8IcSystem, defaultBvh8IcSystemParams, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
+import { elaborate, type Design } from '../../../hdl/index.ts';
+import { compileSimulator, type Simulator } from '../../../hdl/sim/index.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../../bvh/traversal/bvh8Caster.ts';
+import { hitParametersOf } from '../../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../../golden/rayQuery.ts';
+import { isAnyHit } from '../../../golden/rayAccept.ts';
+import { parseBvh8SceneImage } from '../../../bvh/index.ts';
+import { queryWords, type Ray } from '../../icCore/verification/rayVectors.ts';
+import { castBvhRays, directDriver, loadBvhImage, type BvhAnswer } from '../../bvh/verification/bvhRayRunner.ts';
+import { Bvh8IcSystem, defaultBvh8IcSystemParams, type Bvh8IcSystemParams } from '../bvh8IcSystem.ts';
 
 /** A plain trace's query with ANY_HIT: the first pair with an accepted hit ends the walk (shadow rays). */
 export const ANY_HIT_QUERY: RayQuery = { ...DEFAULT_RAY_QUERY, flags: DEFAULT_RAY_QUERY.flags | RAY_FLAG_ANY_HIT };

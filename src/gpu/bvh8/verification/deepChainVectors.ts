@@ -1,8 +1,8 @@
 // A hand-made BVH8 image deeper than the 64-entry traversal stack (or just fitting it): a chain of box nodes, for the
 // core's and the GPU's tests of a stack overflow against castRayBvh8 (docs/bvh-hardware.md "Faults").
-import { encodeBvh8Image, type Bvh8, type Bvh8Child, type Bvh8Node, type Gfx12Triangle } from '../../bvh/index.ts';
-import { fromNumber } from '../../golden/float32.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
+import { encodeBvh8Image, type Bvh8, type Bvh8Child, type Bvh8Node, type Gfx12Triangle } from '../../../bvh/index.ts';
+import { fromNumber } from '../../../golden/float32.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
 
 const v = (x: number, y: number, z: number): Vec3 => [fromNumber(x), fromNumber(y), fromNumber(z)];
 

@@ -1,12 +1,12 @@
 // The GFX12 node decoders as co-simulation designs: a random node most cycles, rare resets; the host decoder checks every result at the decoder's latency (`rtgpu cosim gfx12_box`, `rtgpu cosim gfx12_primitive`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { bigIntToWords, boxAnswerFromOutputs, compareBoxAnswers, expectedBoxAnswer, randomBoxNode, wordsToBigInt } from './boxNodes.ts';
-import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from './gfx12BoxDecoder.ts';
-import { GFX12_PRIMITIVE_DECODER_LATENCY, Gfx12PrimitiveDecoder } from './gfx12PrimitiveDecoder.ts';
-import { comparePrimitiveAnswers, expectedPrimitiveAnswer, primitiveAnswerFromOutputs, randomPrimitiveNode } from './primitiveNodes.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { bigIntToWords, boxAnswerFromOutputs, compareBoxAnswers, expectedBoxAnswer, randomBoxNode, wordsToBigInt } from './boxNodeVectors.ts';
+import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from '../gfx12BoxDecoder.ts';
+import { GFX12_PRIMITIVE_DECODER_LATENCY, Gfx12PrimitiveDecoder } from '../gfx12PrimitiveDecoder.ts';
+import { comparePrimitiveAnswers, expectedPrimitiveAnswer, primitiveAnswerFromOutputs, randomPrimitiveNode } from './primitiveNodeVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight. */
 const nodeStimulus =

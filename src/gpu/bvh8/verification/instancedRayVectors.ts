@@ -1,13 +1,13 @@
 // Instanced test scenes for the BVH8 core: a small directed one and seeded random ones (meshes placed 2 to 4 times by
 // scales, rotations and translations, sometimes twice in one place), their two-level BVH8 scene images, world rays
 // toward their triangles, and instance nodes broken the ways castRayBvh8 faults on.
-import type { Rng } from '../../util/seededRandom.ts';
-import { affineFrom, flattenInstances, type InstancedScene, type Placement } from '../../golden/instancedScene.ts';
-import { icosphere } from '../../golden/sceneLibrary.ts';
-import { triangleCount, type Scene } from '../../golden/scene.ts';
-import { BvhBuildError, GFX12_NODE_WORDS, bvh8InstancedSceneImage, decodeBvh8InstancedImage } from '../../bvh/index.ts';
-import { withRandomMasks, type Ray } from '../icCore/rays.ts';
-import { mixedRay, randomBvhScene } from '../bvh/bvhRays.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { affineFrom, flattenInstances, type InstancedScene, type Placement } from '../../../scenes/instancedScene.ts';
+import { icosphere } from '../../../scenes/sceneLibrary.ts';
+import { triangleCount, type Scene } from '../../../golden/scene.ts';
+import { BvhBuildError, GFX12_NODE_WORDS, bvh8InstancedSceneImage, decodeBvh8InstancedImage } from '../../../bvh/index.ts';
+import { withRandomMasks, type Ray } from '../../icCore/verification/rayVectors.ts';
+import { mixedRay, randomBvhScene } from '../../bvh/verification/bvhRayVectors.ts';
 
 export interface InstancedTestScene {
   readonly scene: InstancedScene;

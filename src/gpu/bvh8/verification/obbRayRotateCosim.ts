@@ -1,9 +1,9 @@
 // The OBB ray rotation as a co-simulation design: a random ray with each ROM matrix, off and invalid indices in turn most cycles, rare resets; the golden obbRay checks every result (`rtgpu cosim obb_ray_rotate`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { ObbRayRotate, defaultObbRayRotateParams, obbRayRotateLatency, type ObbRayRotateParams } from './obbRayRotate.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { ObbRayRotate, defaultObbRayRotateParams, obbRayRotateLatency, type ObbRayRotateParams } from '../obbRayRotate.ts';
 import { compareObbAnswers, describeObb, expectedObb, obbAnswerFromOutputs, obbFromInputs, obbInputs, randomObbItem } from './obbRayVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight. */

@@ -1,11 +1,11 @@
 // Rays and OBB matrix indices for checking ObbRayRotate (verification code, not hardware): random items, their port values, and the expected outputs from the golden obbRay.
-import type { Rng } from '../../util/seededRandom.ts';
-import { OBB_DISABLED, OBB_MATRIX_COUNT } from '../../bvh/index.ts';
-import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber } from '../../golden/float32.ts';
-import { obbRay } from '../../golden/bvh/obbRay.ts';
-import { rayInverse } from '../../golden/rayBox.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { packWords, unpackWords } from '../words.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { OBB_DISABLED, OBB_MATRIX_COUNT } from '../../../bvh/index.ts';
+import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber } from '../../../golden/float32.ts';
+import { obbRay } from '../../../bvh/traversal/obbRay.ts';
+import { rayInverse } from '../../../golden/rayBox.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
 
 export interface ObbItem {
   readonly index: number;

@@ -1,8 +1,8 @@
 // Primitive-node vectors for the GFX12 primitive decoder: seeded random triangle groups that fit a node, edge and invalid nodes, the decoder's outputs read back as the host decoder's triangles.
-import { decodeGfx12PrimitiveNode, encodeGfx12PrimitiveNode, Gfx12Error, GFX12_MAX_VERTICES, type Gfx12Triangle } from '../../bvh/index.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { GFX12_PRIM_TRIANGLES } from './gfx12PrimitiveDecoder.ts';
+import { decodeGfx12PrimitiveNode, encodeGfx12PrimitiveNode, Gfx12Error, GFX12_MAX_VERTICES, type Gfx12Triangle } from '../../../bvh/index.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { GFX12_PRIM_TRIANGLES } from '../gfx12PrimitiveDecoder.ts';
 
 /** What the decoder reports: the active triangles in slot order, as the host decoder lists them. */
 export interface PrimitiveDecodeAnswer {

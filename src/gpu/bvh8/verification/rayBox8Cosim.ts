@@ -1,10 +1,10 @@
 // The BVH8 box engine as a co-simulation design: a random 8-child node most cycles (with an entry clamp), rare resets; the golden slab test and child order check every result (`rtgpu cosim ray_box8`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { rayBoxGolden } from '../bvh/cosimDesign.ts';
-import { nodeInputs, randomNode } from '../bvh/rayBox4Vectors.ts';
-import { BVH8_CHILDREN, RayBox8, defaultRayBox8Params, rayBox8Latency } from './rayBox8.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { rayBoxGolden } from '../../bvh/verification/rayBox4Cosim.ts';
+import { nodeInputs, randomNode } from '../../bvh/verification/rayBox4Vectors.ts';
+import { BVH8_CHILDREN, RayBox8, defaultRayBox8Params, rayBox8Latency } from '../rayBox8.ts';
 
 /** Reset for the first two cycles, then rarely; a bubble one cycle in eight; every node with an entry clamp (`lower`: +0 half the time). */
 export const rayBox8Stimulus =

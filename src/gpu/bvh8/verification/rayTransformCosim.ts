@@ -1,8 +1,8 @@
 // The ray transform block as a co-simulation design: a random matrix and ray most cycles (NaN, inf, zero, subnormal and huge components among them), rare resets; the golden transformRay checks every result (`rtgpu cosim ray_transform`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { RayTransform, defaultRayTransformParams, type RayTransformParams } from './rayTransform.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { RayTransform, defaultRayTransformParams, type RayTransformParams } from '../rayTransform.ts';
 import { randomTransformItem, rayTransformGolden, transformInputs } from './rayTransformVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight. */

@@ -1,12 +1,12 @@
 // Rays and matrices for checking the ray transform block (verification code, not hardware): random and special values, their port values, and the expected outputs from the golden transformRay.
-import type { Rng } from '../../util/seededRandom.ts';
-import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber } from '../../golden/float32.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { transformRay, type Mat3x4 } from '../../golden/rayTransform.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import type { GoldenModel } from '../../hdl/cosim/index.ts';
-import { packWords, unpackWords } from '../words.ts';
-import { rayTransformLatency, type RayTransformParams } from './rayTransform.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber } from '../../../golden/float32.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { transformRay, type Mat3x4 } from '../../../golden/rayTransform.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import type { GoldenModel } from '../../../hdl/cosim/index.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
+import { rayTransformLatency, type RayTransformParams } from '../rayTransform.ts';
 
 export interface TransformItem {
   readonly matrix: Mat3x4;

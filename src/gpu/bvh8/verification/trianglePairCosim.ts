@@ -1,9 +1,9 @@
 // The BVH8 triangle engine as a co-simulation design: a random pair most cycles (shared edges and vertices, duplicates, degenerate triangles, ties with the incoming best, random ray queries and one-sided triangles), rare resets; the golden watertight test, `accepts` and `closer` check every result (`rtgpu cosim triangle_pair`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { TrianglePair, defaultTrianglePairParams, trianglePairLatency, type TrianglePairParams } from './trianglePair.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { TrianglePair, defaultTrianglePairParams, trianglePairLatency, type TrianglePairParams } from '../trianglePair.ts';
 import { comparePairAnswers, describePair, expectedPair, pairAnswerFromOutputs, pairFromInputs, pairInputs, randomPair } from './trianglePairVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight. */

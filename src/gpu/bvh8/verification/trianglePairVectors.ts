@@ -1,13 +1,13 @@
 // Triangle pairs for checking the BVH8 triangle engine (verification code, not hardware): random and watertight-critical pairs with ray queries, their port values, and the expected outputs from the golden watertight test, `accepts` and `closer`.
-import type { Rng } from '../../util/seededRandom.ts';
-import { CANONICAL_NAN, POS_INF, fromNumber } from '../../golden/float32.ts';
-import { cross, rayIsValid, type TriangleTest, type Vec3 } from '../../golden/rayCaster.ts';
-import { testTriangleWatertight, watertightRay, type WatertightRay } from '../../golden/watertight.ts';
-import { closer } from '../../golden/bvh/bvhCaster.ts';
-import { accepts, isAnyHit } from '../../golden/rayAccept.ts';
-import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../golden/rayQuery.ts';
-import { queryOfWords, queryWords, randomRayQuery } from '../icCore/rays.ts';
-import { packWords, unpackWords } from '../words.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { CANONICAL_NAN, POS_INF, fromNumber } from '../../../golden/float32.ts';
+import { cross, rayIsValid, type TriangleTest, type Vec3 } from '../../../golden/rayCaster.ts';
+import { testTriangleWatertight, watertightRay, type WatertightRay } from '../../../golden/watertight.ts';
+import { closer } from '../../../bvh/traversal/bvhCaster.ts';
+import { accepts, isAnyHit } from '../../../golden/rayAccept.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../../golden/rayQuery.ts';
+import { queryOfWords, queryWords, randomRayQuery } from '../../icCore/verification/rayVectors.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
 
 export type Triangle = readonly [Vec3, Vec3, Vec3];
 

@@ -1,9 +1,9 @@
 // The command patcher as a co-simulation design: frames of 0 to 100 pixels started at random (also while
 // busy, when the start is ignored), thread_written and patch_written raised at random; a model of the pixel order.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { CommandPatcher, PATCH_THREADS } from './commandPatcher.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { CommandPatcher, PATCH_THREADS } from '../commandPatcher.ts';
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);
 

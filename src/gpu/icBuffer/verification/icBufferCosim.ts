@@ -1,8 +1,8 @@
 // The IC buffer as a co-simulation design: random enqueue/dequeue traffic with error cases, and a queue model.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { IcBuffer, QUEUE_ERROR, defaultIcBufferParams, type IcBufferParams } from './icBuffer.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { IcBuffer, QUEUE_ERROR, defaultIcBufferParams, type IcBufferParams } from '../icBuffer.ts';
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);
 

@@ -1,13 +1,13 @@
 // Rays offered back to back to one IC system on the TS simulator, each held on the ports until `ready`:
 // the pace the hardware keeps by itself (unlike rayRunner.ts, which feeds rays by the documented timing).
-import { elaborate } from '../../hdl/index.ts';
-import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { sceneToImage, type Scene } from '../../golden/scene.ts';
-import { IcSystem, type IcSystemParams } from './icSystem.ts';
-import type { Ray } from './rays.ts';
-import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
-import { queryWords } from './rays.ts';
-import { packWords, unpackWords } from '../words.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import { compileSimulator, type Simulator } from '../../../hdl/sim/index.ts';
+import { sceneToImage, type Scene } from '../../../golden/scene.ts';
+import { IcSystem, type IcSystemParams } from '../icSystem.ts';
+import type { Ray } from './rayVectors.ts';
+import { DEFAULT_RAY_QUERY } from '../../../golden/rayQuery.ts';
+import { queryWords } from './rayVectors.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
 
 export interface PacedAnswer {
   readonly cycle: number;

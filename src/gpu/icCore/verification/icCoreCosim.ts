@@ -2,17 +2,17 @@
 // image port, then random rays whenever the core takes them (one per slot in flight); the golden model rebuilds
 // the scene from the loaded words and checks every answer against the caster (`rtgpu cosim ic_core`,
 // and `ic_core_watertight` with the watertight test, closed meshes and rays at their shared edges).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { castRay, hitParametersOf, testTriangle, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
-import { DEFAULT_RAY_QUERY, type RayQuery } from '../../golden/rayQuery.ts';
-import { queryOfWords, queryWords } from './rays.ts';
-import { testTriangleWatertight } from '../../golden/watertight.ts';
-import { imageToScene, sceneToImage, type Scene } from '../../golden/scene.ts';
-import { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icSystem.ts';
-import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from './rays.ts';
-import { packWords, unpackWords } from '../words.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { castRay, hitParametersOf, testTriangle, type TriangleTestFn, type Vec3 } from '../../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY, type RayQuery } from '../../../golden/rayQuery.ts';
+import { queryOfWords, queryWords } from './rayVectors.ts';
+import { testTriangleWatertight } from '../../../golden/watertight.ts';
+import { imageToScene, sceneToImage, type Scene } from '../../../golden/scene.ts';
+import { IcSystem, defaultIcSystemParams, type IcSystemParams } from '../icSystem.ts';
+import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from './rayVectors.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
 
 /** Small memories so that scenes load quickly; the GPU's slot count. */
 export const icCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, slots: defaultIcSystemParams.slots, triangles: 32, vertices: 96 };

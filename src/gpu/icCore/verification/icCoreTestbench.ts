@@ -1,13 +1,13 @@
 // Drives one IC core in the TS simulator with a triangle memory modelled in TypeScript (answers each
 // request after the memory latency), so rays can be checked against the golden caster.
-import { elaborate, type Design } from '../../hdl/index.ts';
-import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { triangleCount, triangleMask, triangleOneSided, type Scene } from '../../golden/scene.ts';
-import { DEFAULT_RAY_QUERY, type RayQuery } from '../../golden/rayQuery.ts';
-import { queryWords } from './rays.ts';
-import { triangleVertex, type Vec3 } from '../../golden/rayCaster.ts';
-import { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore.ts';
-import { packWords, unpackWords } from '../words.ts';
+import { elaborate, type Design } from '../../../hdl/index.ts';
+import { compileSimulator, type Simulator } from '../../../hdl/sim/index.ts';
+import { triangleCount, triangleMask, triangleOneSided, type Scene } from '../../../golden/scene.ts';
+import { DEFAULT_RAY_QUERY, type RayQuery } from '../../../golden/rayQuery.ts';
+import { queryWords } from './rayVectors.ts';
+import { triangleVertex, type Vec3 } from '../../../golden/rayCaster.ts';
+import { IcCore, defaultIcCoreParams, type IcCoreParams } from '../icCore.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
 
 export interface IcAnswer {
   /** hit x, y, z, shader id (all zero on a miss). */

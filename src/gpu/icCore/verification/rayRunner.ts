@@ -2,19 +2,19 @@
 // is loaded through the image port, then each ray starts as soon as the core takes it. The answer is
 // expected exactly when the documented timing says; results are checked against the caster (with the
 // system's triangle test).
-import { elaborate, type Design } from '../../hdl/index.ts';
-import { topModule } from '../../hdl/index.ts';
-import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { castRay, hitParametersOf, rayIsValid, testTriangle, type TraceResult } from '../../golden/rayCaster.ts';
-import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT } from '../../golden/rayQuery.ts';
-import { queryWords } from './rays.ts';
-import { testTriangleWatertight } from '../../golden/watertight.ts';
-import { sceneToImage, triangleCount, type Scene } from '../../golden/scene.ts';
-import { TRIANGLE_MEMORY_LATENCY } from '../memory/triangleMemory.ts';
-import { icIntakeCycles, icPipelineDepth, type IcCoreParams } from './icCore.ts';
-import { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icSystem.ts';
-import type { Ray } from './rays.ts';
-import { isWatertight, triangleTestParam } from './watertightTest.ts';
+import { elaborate, type Design } from '../../../hdl/index.ts';
+import { topModule } from '../../../hdl/index.ts';
+import { compileSimulator, type Simulator } from '../../../hdl/sim/index.ts';
+import { castRay, hitParametersOf, rayIsValid, testTriangle, type TraceResult } from '../../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT } from '../../../golden/rayQuery.ts';
+import { queryWords } from './rayVectors.ts';
+import { testTriangleWatertight } from '../../../golden/watertight.ts';
+import { sceneToImage, triangleCount, type Scene } from '../../../golden/scene.ts';
+import { TRIANGLE_MEMORY_LATENCY } from '../../memory/triangleMemory.ts';
+import { icIntakeCycles, icPipelineDepth, type IcCoreParams } from '../icCore.ts';
+import { IcSystem, defaultIcSystemParams, type IcSystemParams } from '../icSystem.ts';
+import type { Ray } from './rayVectors.ts';
+import { isWatertight, triangleTestParam } from '../watertightIntersection.ts';
 
 const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) });
 

@@ -1,13 +1,13 @@
 // Random rays and scenes for checking IC cores (verification code, not hardware): rays aimed at
 // triangle interiors, vertices and edges, along triangle planes, from behind, and invalid ones; closed
 // meshes with rays from inside exactly through their shared vertices and edges.
-import type { Rng } from '../../util/seededRandom.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { fromNumber, toNumber } from '../../golden/float32.ts';
-import { RAY_FLAG_ANY_HIT, RAY_FLAG_CULL_BACK, RAY_FLAG_CULL_FRONT, RAY_MASK_SHIFT, type RayQuery } from '../../golden/rayQuery.ts';
-import { triangleCount, type Scene } from '../../golden/scene.ts';
-import { generateScene } from '../../isa/randomProgram.ts';
-import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../golden/closedMeshes.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import type { Vec3 } from '../../../golden/rayCaster.ts';
+import { fromNumber, toNumber } from '../../../golden/float32.ts';
+import { RAY_FLAG_ANY_HIT, RAY_FLAG_CULL_BACK, RAY_FLAG_CULL_FRONT, RAY_MASK_SHIFT, type RayQuery } from '../../../golden/rayQuery.ts';
+import { triangleCount, type Scene } from '../../../golden/scene.ts';
+import { generateScene } from '../../../stimulus/randomProgram.ts';
+import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../../scenes/closedMeshes.ts';
 
 const bits = fromNumber;
 const value = toNumber;

@@ -1,8 +1,8 @@
 // The triangle memory as a co-simulation design: random images loaded, random lookups, a cycle-accurate model.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits, vertexIndexBits, type TriangleMemoryParams } from './triangleMemory.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits, vertexIndexBits, type TriangleMemoryParams } from '../triangleMemory.ts';
 
 /** Small and not powers of two, so that overflow and out-of-range indices are reached often. */
 export const triangleMemoryCosimParams: TriangleMemoryParams = { triangles: 24, vertices: 40 };

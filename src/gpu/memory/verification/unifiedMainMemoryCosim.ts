@@ -1,9 +1,9 @@
 // The unified main memory as a co-simulation design: random scalar/vector reads and writes on every port,
 // mostly to distinct threads, now and then two ports on one thread; a model with one array per thread.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { UnifiedMainMemory, type UnifiedMainMemoryParams } from './unifiedMainMemory.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { UnifiedMainMemory, type UnifiedMainMemoryParams } from '../unifiedMainMemory.ts';
 
 /** Small, so that Icarus is quick and every word is written and read many times. */
 export const unifiedMainMemoryCosimParams: UnifiedMainMemoryParams = { ports: 4, threads: 4, threadWords: 64 };

@@ -1,14 +1,14 @@
 // The memory controller as a co-simulation design: a blind host (MMIO writes and reads of every register,
 // CONTROL commands also while busy), a DMA port that stalls at random, and random patch traffic; a model of
 // the registers, the read engine, the frame and the write-back engine.
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
-import { MemoryController, type MemoryControllerParams } from './memoryController.ts';
-import { contextBits } from '../rtCore/registerFile.ts';
-import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG, TEXTURE_REG } from './registers.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { MEMORY_MAP } from '../../../isa/instructions.ts';
+import { PATCH_THREADS } from '../../commandPatcher/commandPatcher.ts';
+import { MemoryController, type MemoryControllerParams } from '../memoryController.ts';
+import { contextBits } from '../../rtCore/registerFile.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG, TEXTURE_REG } from '../registers.ts';
 
 /** Two cores of each kind and a small triangle counter keep the netlist (and Icarus) small. */
 export const memoryControllerCosimParams: MemoryControllerParams = { rtCores: 2, icCores: 2, triangleCountBits: 10, contexts: 4 };

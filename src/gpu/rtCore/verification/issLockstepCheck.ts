@@ -1,11 +1,11 @@
 // Checks the RT core against the ISA simulator: every thread retires the same instructions in the same
 // order with the same register and flag writes, and ends with the same main memory, results and faults.
 // Threads interleave on the core, so the comparison is per thread (pixel), not over one global order.
-import { Machine, type Retired, type Thread } from '../../golden/iss/index.ts';
-import type { Scene } from '../../golden/scene.ts';
-import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { runOnCore, type CoreRun, type RetiredInstruction } from './coreTestbench.ts';
-import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
+import { Machine, type Retired, type Thread } from '../../../iss/index.ts';
+import type { Scene } from '../../../golden/scene.ts';
+import { MEMORY_MAP } from '../../../isa/instructions.ts';
+import { runOnCore, type CoreRun, type RetiredInstruction } from './rtCoreTestbench.ts';
+import { defaultRtCoreParams, type RtCoreParams } from '../rtCore.ts';
 
 export interface LockstepJob {
   readonly program: Uint32Array;

@@ -1,10 +1,10 @@
 // The RT core as a co-simulation design: random instruction words, memory answers, thread launches and
 // event backpressure, compared every cycle on the TS simulator, Verilator and Icarus (`rtgpu cosim rtcore`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { INSTRUCTIONS, threadBase } from '../../isa/instructions.ts';
-import { RtCore, defaultRtCoreParams } from './rtCore.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { INSTRUCTIONS, threadBase } from '../../../isa/instructions.ts';
+import { RtCore, defaultRtCoreParams } from '../rtCore.ts';
 
 /** A random instruction word: mostly a real opcode with random fields, sometimes any 32 bits. */
 function randomWord(rng: Rng): bigint {

@@ -2,19 +2,19 @@
 // free contexts (as many at once as the core holds), traces are answered with the golden ray caster and
 // the thread launched again, results are read back when a thread ends. On the TS simulator or any live
 // one; every cycle's inputs are recorded so the same run can be replayed from a file.
-import { elaborate, type Design } from '../../hdl/index.ts';
-import { RecordingSimulator } from '../../hdl/cosim/index.ts';
-import type { Recording } from '../../hdl/cosim/index.ts';
-import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { createRng, type Rng } from '../../util/seededRandom.ts';
-import { castRay, hitParametersOf, testTriangle, type Vec3 } from '../../golden/rayCaster.ts';
-import { executeTxd } from '../../golden/iss/index.ts';
-import type { Scene } from '../../golden/scene.ts';
-import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
-import { RtCoreSystem } from './rtCoreSystem.ts';
-import { packWords, unpackWords } from '../words.ts';
-import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
-import { ThreadEventKind } from './interfaces.ts';
+import { elaborate, type Design } from '../../../hdl/index.ts';
+import { RecordingSimulator } from '../../../hdl/cosim/index.ts';
+import type { Recording } from '../../../hdl/cosim/index.ts';
+import { compileSimulator, type Simulator } from '../../../hdl/sim/index.ts';
+import { createRng, type Rng } from '../../../util/seededRandom.ts';
+import { castRay, hitParametersOf, testTriangle, type Vec3 } from '../../../golden/rayCaster.ts';
+import { executeTxd } from '../../../iss/index.ts';
+import type { Scene } from '../../../golden/scene.ts';
+import { MEMORY_MAP, threadBase } from '../../../isa/instructions.ts';
+import { RtCoreSystem } from '../rtCoreSystem.ts';
+import { packWords, unpackWords } from '../../verification/portWords.ts';
+import { defaultRtCoreParams, type RtCoreParams } from '../rtCore.ts';
+import { ThreadEventKind } from '../interfaces.ts';
 
 export interface CoreJob {
   readonly program: Uint32Array;

@@ -1,13 +1,13 @@
 // BilinearBlend as a co-simulation design: random RGBA8 and R32F texel quads (NaN, ±inf, −0, subnormal channels) and weights every cycle; the golden texelChannels and lerp32 check every result (`rtgpu cosim bilinear_blend`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import { lerp32, lodToFloat, texelChannels, type Rgba } from '../../golden/texture/index.ts';
-import { packWords } from '../words.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { hex, itemStimulus } from './cosimItems.ts';
-import { BilinearBlend, bilinearBlendLatency, defaultBilinearBlendParams, type BilinearBlendParams } from './bilinearBlend.ts';
-import { randomTexel } from './textureRandom.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import { lerp32, lodToFloat, texelChannels, type Rgba } from '../../../golden/texture/index.ts';
+import { packWords } from '../../verification/portWords.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItemVectors.ts';
+import { BilinearBlend, bilinearBlendLatency, defaultBilinearBlendParams, type BilinearBlendParams } from '../bilinearBlend.ts';
+import { randomTexel } from './textureOperandVectors.ts';
 
 export interface BlendItem {
   /** T00, T10, T01, T11. */

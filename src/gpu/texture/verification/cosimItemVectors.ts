@@ -1,5 +1,5 @@
 // Shared by the texture blocks' co-simulation designs: one random item per cycle around rare resets and bubbles, and hex words in reports.
-import type { Rng } from '../../util/seededRandom.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight; else a random item. */
 export const itemStimulus =

@@ -1,13 +1,13 @@
 // LevelBlend as a co-simulation design: random fine and coarse colours (special values included) and LOD fractions (zero often) every cycle; sampleTxd's trilinear blend checks every result (`rtgpu cosim level_blend`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import { lerp32, lodToFloat, type Rgba } from '../../golden/texture/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { hex, itemStimulus } from './cosimItems.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import { lerp32, lodToFloat, type Rgba } from '../../../golden/texture/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItemVectors.ts';
 import { compareRgba, rgbaFromOutputs, rgbaInput } from './bilinearBlendCosim.ts';
-import { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlendParams } from './levelBlend.ts';
-import { randomFloatBits } from './textureRandom.ts';
+import { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlendParams } from '../levelBlend.ts';
+import { randomFloatBits } from './textureOperandVectors.ts';
 
 export interface LevelBlendItem {
   readonly fine: Rgba;

@@ -1,13 +1,13 @@
 // TexelCoordinates as a co-simulation design: random coordinates (texel edges and centres, NaN, ±inf, huge), sizes 1 … 16384, offsets, filters and wrap modes every cycle; the golden axisSample and wrapTexelIndex check every result (`rtgpu cosim texel_coordinates`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import { isNaN32, toNumber } from '../../golden/float32.ts';
-import { WrapMode, axisSample, wrapTexelIndex, type WrapModeName } from '../../golden/texture/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { hex, itemStimulus } from './cosimItems.ts';
-import { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatency, type TexelCoordinatesParams } from './texelCoordinates.ts';
-import { randomCoordinate, randomSize } from './textureRandom.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import { isNaN32, toNumber } from '../../../golden/float32.ts';
+import { WrapMode, axisSample, wrapTexelIndex, type WrapModeName } from '../../../golden/texture/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItemVectors.ts';
+import { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatency, type TexelCoordinatesParams } from '../texelCoordinates.ts';
+import { randomCoordinate, randomSize } from './textureOperandVectors.ts';
 
 export interface CoordinateItem {
   readonly s: number;

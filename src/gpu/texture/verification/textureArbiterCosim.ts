@@ -1,8 +1,8 @@
 // TextureArbiter as a co-simulation design: three cores' random txd requests, a unit with random back-pressure and answers for any core; a model checks routing and round-robin order every cycle (`rtgpu cosim texture_arbiter`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { TextureArbiter, type TextureArbiterParams } from './textureArbiter.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { TextureArbiter, type TextureArbiterParams } from '../textureArbiter.ts';
 
 const PARAMS: TextureArbiterParams = { cores: 3, tagBits: 3 };
 const FIELDS = ['coords', 'derivatives', 'mask', 'dest', 'tag'] as const;

@@ -1,12 +1,12 @@
 // TextureLod as a co-simulation design: random sizes, samplers, LOD clamps and derivatives (NaN, ±inf, zero, subnormal, huge) every cycle; the golden computeLod checks every result (`rtgpu cosim texture_lod`).
-import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import { computeLod, type LodInputs } from '../../golden/texture/index.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { pipelineGolden } from '../pipelineGolden.ts';
-import { hex, itemStimulus } from './cosimItems.ts';
-import { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from './textureLod.ts';
-import { randomDerivative, randomFloatBits, randomSize } from './textureRandom.ts';
+import { elaborate } from '../../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../../hdl/cosim/index.ts';
+import { computeLod, type LodInputs } from '../../../golden/texture/index.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
+import { pipelineGolden } from '../../verification/pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItemVectors.ts';
+import { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from '../textureLod.ts';
+import { randomDerivative, randomFloatBits, randomSize } from './textureOperandVectors.ts';
 
 export interface LodItem extends LodInputs {
   readonly dsdx: number;

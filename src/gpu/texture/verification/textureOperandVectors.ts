@@ -1,6 +1,6 @@
 // Random operands for the texture blocks' tests and co-simulation: binary32 values rich in special cases, texture sizes, texel words.
-import { fromNumber } from '../../golden/float32.ts';
-import type { Rng } from '../../util/seededRandom.ts';
+import { fromNumber } from '../../../golden/float32.ts';
+import type { Rng } from '../../../util/seededRandom.ts';
 
 const SPECIALS = [0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x7f800001, 0x00000001, 0x807fffff, 0x00400000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x3f000000];
 
