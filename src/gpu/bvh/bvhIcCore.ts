@@ -2,13 +2,13 @@
 // one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md); each ray
 // with its query (docs/rays.md): the interval, masks, culled faces and any-hit.
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin, INF_BITS } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCore/mollerTrumbore.ts';
 import { join3, split3 } from '../icCore/vec3.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
-import { acceptsHit, queryFields } from '../icCore/queryAccept.ts';
+import { acceptsHit, floatMax, floatMin, queryFields } from '../icCore/queryAccept.ts';
 import { isWatertight, watertightTest, type TriangleTestOption } from '../icCore/watertightIntersection.ts';
 import { BoxTag, CHILDREN, LeafEntry, NodeWord, StackEntry } from './bvhWords.ts';
 import { answerStage, type Finish } from './rayAnswer.ts';
@@ -250,15 +250,6 @@ interface NodeIssue {
   readonly leafQueue: ReturnType<typeof leafQueue>;
 }
 
-/** IEEE maximumNumber / minimumNumber, combinational (the ray–box unit registers its inputs). */
-function minMax({ m }: Core, def: typeof FMin | typeof FMax, a: UIntValue, b: UIntValue, name: string): UIntValue {
-  const u = m.instance(def, { stages: 0 }, { name });
-  u.io.in_valid.set(true);
-  u.io.a.set(a);
-  u.io.b.set(b);
-  return u.io.result;
-}
-
 const rayBoxUnit = ({ m, p, sb, ib }: Core) => m.instance(RayBox4, { fadd: p.fadd, fmul: p.fmul, tagBits: BoxTag(ib, sb).width }, { name: 'ray_box' });
 const leafQueue = ({ m, p, sb, slots }: Core) => m.instance(Fifo, { payload: LeafEntry(p.triangleBits, sb), depth: slots.length }, { name: 'leaf_queue' });
 
@@ -276,8 +267,9 @@ function nodeStage(core: Core, entry: Entry): NodeIssue {
   box.io.origin.set(mux(s2Node, pick(core, s2Slot, (s) => s.origin), lit(0, 96)));
   box.io.inv_dir.set(mux(s2Node, pick(core, s2Slot, (s) => s.inv), lit(0, 96)));
   // Entry at least fmax(+0, tmin), exit at most fmin(tmax, best): a NaN bound drops out (such a ray accepts nothing).
-  box.io.lower.set(minMax(core, FMax, lit(0, 32), s2Tmin, 'clamp_lower'));
-  box.io.limit.set(minMax(core, FMin, s2Tmax, s2Best, 'clamp_limit'));
+  // Combinational clamps: the ray–box unit registers its inputs.
+  box.io.lower.set(floatMax(core.m, lit(0, 32), s2Tmin, 'clamp_lower'));
+  box.io.limit.set(floatMin(core.m, s2Tmax, s2Best, 'clamp_limit'));
   box.io.boxes.set(mux(s2Node, packBits(node.boxes), lit(0, box.io.boxes.width)));
   box.io.child_valid.set(mux(s2Node, cat(...[...node.childFlags].reverse().map((flags) => flags.ne(0))), lit(0, CHILDREN)));
   const tag = m.wire(BoxTag(ib, sb), { name: 'box_tag' });

@@ -2,7 +2,7 @@
 // ray's query (docs/rays.md); a box node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests)
 // entering the triangle engine per cycle (docs/bvh-hardware.md, "BVH8 traversal core").
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin, INF_BITS } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
@@ -13,7 +13,7 @@ import { TFAR_SCALE } from '../../golden/rayBox.ts';
 import { OBB_DISABLED, OBB_MATRIX_COUNT } from '../../bvh/index.ts';
 import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
 import { NO_INSTANCE_ID } from '../icCore/icCoreLink.ts';
-import { queryFields } from '../icCore/queryAccept.ts';
+import { floatMax, floatMin, queryFields } from '../icCore/queryAccept.ts';
 import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
 import { childTargets } from './childTargets.ts';
@@ -333,16 +333,6 @@ const stateMask = (core: Core, state: SlotStateName): UIntValue => cat(...core.s
 const working = (core: Core, slot: UIntValue, world: (s: RaySlot) => UIntValue, object: (s: RaySlot) => UIntValue): UIntValue =>
   mux(pick(core, slot, (s) => s.inInstance).asBool(), pick(core, slot, object), pick(core, slot, world));
 const popcount = (v: UIntValue, width: number): UIntValue => Array.from({ length: v.width }, (_, i) => v.bit(i).zext(width)).reduce((a, b) => a.add(b));
-/** IEEE maximumNumber / minimumNumber (a NaN operand drops out), combinational: as the golden fmax / fmin. */
-const floatMinMax = (def: typeof FMin | typeof FMax) => (m: ModuleBuilder, a: UIntValue, b: UIntValue, name: string): UIntValue => {
-  const u = m.instance(def, { stages: 0 }, { name });
-  u.io.in_valid.set(true);
-  u.io.a.set(a);
-  u.io.b.set(b);
-  return u.io.result;
-};
-const floatMax = floatMinMax(FMax);
-const floatMin = floatMinMax(FMin);
 
 /** The stack: eight banks (one per child a push may write), entry d of ray s in bank d mod 8 at word {s, d / 8}. */
 interface TraversalStack {

@@ -1,6 +1,6 @@
-// Whether a triangle test's hit is accepted by the ray's query (docs/rays.md): the interval, the masks and the culled faces, as the golden `accepts`.
-import { lit, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO } from '../../hdl/lib/index.ts';
+// Whether a triangle test's hit is accepted by the ray's query (docs/rays.md): the interval, the masks and the culled faces, as the golden `accepts`; and the box clamps' float min/max.
+import { lit, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin } from '../../hdl/lib/index.ts';
 import type { FloatUnits } from './watertightIntersection.ts';
 
 /** The ray_query word's fields: tmin [31:0], tmax [63:32] (binary32), the flags word [95:64]. */
@@ -36,3 +36,16 @@ export function acceptsHit(f: FloatUnits, query: UIntValue, test: TestDecision, 
   const culled = oneSided.and(face.eq(FLAG_NEGATIVE).and(q.cullBack).or(face.eq(FLAG_POSITIVE).and(q.cullFront)));
   return test.hit.and(inInterval).and(mask.and(q.mask).ne(0)).and(culled.not());
 }
+
+/** IEEE maximumNumber / minimumNumber (a NaN operand drops out), combinational, as the golden fmax / fmin: the box tests' interval clamps. */
+const floatMinMax =
+  (def: typeof FMin | typeof FMax) =>
+  (m: ModuleBuilder, a: UIntValue, b: UIntValue, name: string): UIntValue => {
+    const u = m.instance(def, { stages: 0 }, { name });
+    u.io.in_valid.set(true);
+    u.io.a.set(a);
+    u.io.b.set(b);
+    return u.io.result;
+  };
+export const floatMax = floatMinMax(FMax);
+export const floatMin = floatMinMax(FMin);
