@@ -8,6 +8,7 @@ import { checkEmitterEquivalence, checkSvEquivalence } from '../../src/hdl/synth
 import type { Design } from '../../src/hdl/ir/netlist.ts';
 import { CommandPatcher } from '../../src/gpu/commandPatcher/commandPatcher.ts';
 import { PatchDispatcher } from '../../src/gpu/patchDispatcher/patchDispatcher.ts';
+import { IntDivider } from '../../src/gpu/rtCore/intDivider.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
 import { tempDir } from '../tempDir.ts';
@@ -87,6 +88,47 @@ const Held = defineModule('Held', () => ({ start: input(Bool), go: input(Bool), 
   io.y.set(now);
 });
 
+// Sums used twice without a name: short ones are named after their operands, one too long or too deep is not.
+const Shared = defineModule(
+  'Shared',
+  () => ({
+    a: input(UInt(8)),
+    b: input(UInt(8)),
+    c: input(UInt(8)),
+    d: input(UInt(8)),
+    e: input(UInt(8)),
+    f: input(UInt(8)),
+    first_operand_with_a_long_name: input(UInt(8)),
+    second_operand_with_a_long_name: input(UInt(8)),
+    y: output(UInt(8)),
+    z: output(UInt(8)),
+    deep: output(UInt(8)),
+    deeper: output(UInt(8)),
+    deepest: output(UInt(8)),
+    deepest2: output(UInt(8)),
+    long: output(UInt(8)),
+    longer: output(UInt(8)),
+  }),
+  (m, io) => {
+    io.y.set(io.a.add(io.b).add(1));
+    io.z.set(io.a.add(io.b).sub(1));
+    // Four operators deep is spelled out; five is not.
+    io.deep.set(io.a.sub(io.b).xor(io.c.add(io.d)).or(io.e).add(io.f).add(1));
+    io.deeper.set(io.a.sub(io.b).xor(io.c.add(io.d)).or(io.e).add(io.f).sub(1));
+    io.deepest.set(io.a.sub(io.c).xor(io.b.add(io.e)).or(io.d).add(io.f).and(io.e).add(1));
+    io.deepest2.set(io.a.sub(io.c).xor(io.b.add(io.e)).or(io.d).add(io.f).and(io.e).sub(1));
+    io.long.set(io.first_operand_with_a_long_name.add(io.second_operand_with_a_long_name).add(1));
+    io.longer.set(io.first_operand_with_a_long_name.add(io.second_operand_with_a_long_name).sub(1));
+  },
+);
+
+// A register assigned on every path, one value in several branches: that value first, the others as overrides.
+const Defaulted = defineModule('Defaulted', () => ({ a: input(UInt(4)), s: input(Bool), t: input(Bool), y: output(UInt(4)) }), (m, io) => {
+  const r = m.reg(UInt(4), { reset: 0, name: 'r' });
+  m.when(io.s, () => m.when(io.t, () => r.set(0)).otherwise(() => r.set(io.a.add(r)))).otherwise(() => r.set(io.a.add(r)));
+  io.y.set(r);
+});
+
 function sv(design: Design, module: string): string {
   return emitSystemVerilog(design).files.find((f) => f.path === `${module}.sv`)!.text;
 }
@@ -106,8 +148,8 @@ describe('readable SystemVerilog', () => {
 
   test('when/elsewhen/otherwise is an if/else if/else chain', () => {
     // a == b is named (the state machine reads it too); a[7] is a named wire (no selects in always_comb).
-    expect(text).toMatch(/if \(flag_1_sel_eq\) flag_1 = 1'd1;[^\n]*\n\s+else if \(a < b\) flag_1 = go;[^\n]*\n\s+else flag_1 = flag_1_slice;/);
-    expect(text).toContain('wire flag_1_sel_eq = a == b;');
+    expect(text).toMatch(/if \(a_eq_b\) flag_1 = 1'd1;[^\n]*\n\s+else if \(a < b\) flag_1 = go;[^\n]*\n\s+else flag_1 = flag_1_slice;/);
+    expect(text).toContain('wire a_eq_b = a == b;');
   });
 
   test('a state machine register has its enum type and moves by member name inside always_ff', () => {
@@ -117,7 +159,7 @@ describe('readable SystemVerilog', () => {
     expect(text).toMatch(/ctrl_state <= CTRL_IDLE; \/\/ readable\.test\.ts:\d+/);
   });
 
-  test('a comparison written twice is computed once, by the name of its first use', () => {
+  test('a comparison written twice is computed once', () => {
     // io.a.eq(io.b) appears in the flag chain and in the state machine.
     expect(text.match(/a == b/g)!.length).toBe(1);
   });
@@ -173,6 +215,55 @@ describe('readable SystemVerilog', () => {
     expect(cp.split('\n').length).toBeLessThan(130);
   });
 
+  test('a made-up value several places read is named after its operands and operator, not its first reader', () => {
+    const cp = sv(elaborate(CommandPatcher, undefined as never).design, 'CommandPatcher');
+    expect(cp).toMatch(/wire frame_state_eq_idle = frame_state == FRAME_IDLE; \/\/ commandPatcher\.ts:\d+/);
+    expect(cp).toContain('wire patchDone_and_last = patchDone & last;');
+    expect(cp).toContain("wire frame_start_and_frame_pixel_count_ne_0 = frame_start & frame_pixel_count != 32'd0;");
+    expect(cp).not.toMatch(/frame_done_eq|frame_done_and|frame_state_sel/);
+  });
+
+  test('a made-up name stops at 56 characters and 4 operators deep: past them the net keeps the name of its first reader', () => {
+    const shared = sv(elaborate(Shared, undefined).design, 'Shared');
+    expect(shared).toContain('wire [7:0] a_plus_b = a + b;');
+    expect(shared).toContain("assign y = a_plus_b + 8'd1;");
+    expect(shared).toContain('wire [7:0] a_minus_b_xor_c_plus_d_or_e_plus_f = (a - b ^ c + d | e) + f;');
+    expect(shared).toContain("assign deeper = a_minus_b_xor_c_plus_d_or_e_plus_f - 8'd1;");
+    expect(shared).toContain('wire [7:0] deepest_and = (a - c ^ b + e | d) + f & e;');
+    // first_operand_with_a_long_name_plus_second_operand_with_a_long_name: 67 characters.
+    expect(shared).toContain('wire [7:0] long_add = first_operand_with_a_long_name + second_operand_with_a_long_name;');
+  });
+
+  test('the identifiers and lines of a renamed net are keyed by its netlist name', () => {
+    const design = elaborate(CommandPatcher, undefined as never).design;
+    const e = emitSystemVerilog(design);
+    const mod = design.modules.find((m) => m.name === 'CommandPatcher')!;
+    const net = mod.nets.find((n) => e.identifiers.CommandPatcher![n.name] === 'frame_state_eq_idle')!;
+    expect(net.synthesized).toBe(true);
+    expect(net.name).not.toBe('frame_state_eq_idle');
+    const text = e.files.find((f) => f.path === 'CommandPatcher.sv')!.text.split('\n');
+    expect(text[e.lines.CommandPatcher![net.name]! - 1]).toContain('wire frame_state_eq_idle =');
+  });
+
+  test("a switch on a state machine's state is a case in the always_ff, though its comparisons are named wires", () => {
+    const cp = sv(elaborate(CommandPatcher, undefined as never).design, 'CommandPatcher');
+    expect(cp).toMatch(/ case \(frame_state\)[^\n]*\n\s+FRAME_IDLE: begin\n\s+if \(frame_start_and_frame_pixel_count_ne_0\) begin/);
+    expect(cp).toMatch(/\n\s+FRAME_RUN: if \(patchDone_and_last\) frame_state <= FRAME_IDLE;/);
+    const div = sv(elaborate(IntDivider, undefined).design, 'IntDivider');
+    expect(div).toMatch(/ case \(divider_state\)[^\n]*\n\s+DIVIDER_DIVIDING: begin/);
+    expect(div).toMatch(/\n\s+DIVIDER_DONE: divider_state <= DIVIDER_IDLE;/);
+  });
+
+  test('a register assigned on every path gets the value of several branches first, as the default, and the others as overrides', () => {
+    const d = sv(elaborate(Defaulted, undefined).design, 'Defaulted');
+    expect(d).toMatch(/end else begin\n\s+r <= a \+ r; \/\/ readable\.test\.ts:\d+\n\s+if \(s && t\) r <= 4'd0; \/\/ readable\.test\.ts:\d+\n\s+end/);
+    expect(d.match(/a \+ r/g)!.length).toBe(1);
+    // The command patcher's thread mask: released and taken every cycle, cleared when a frame starts.
+    const cp = sv(elaborate(CommandPatcher, undefined as never).design, 'CommandPatcher');
+    expect(cp).toMatch(/end else begin\n\s+holding <= holding & ~released \| taken;[^\n]*\n\s+case \(frame_state\)/);
+    expect(cp.match(/holding <= holding & ~released/g)!.length).toBe(1);
+  });
+
   test("the GPU patch dispatcher's port assigns cite their set() lines, not the defineModule line", () => {
     const design = elaborate(PatchDispatcher, { rtCores: 2, icCores: 2 }).design;
     const text = emitSystemVerilog(design).files.find((f) => f.path.startsWith('PatchDispatcher'))!.text;
@@ -191,6 +282,9 @@ describe('the readable style passes the tools and is formally equivalent to the 
     { name: 'negated equalities', design: () => elaborate(Differ, undefined).design },
     { name: 'folded constants', design: () => elaborate(Folded, undefined).design },
     { name: 'a register beside an equal named wire', design: () => elaborate(Held, undefined).design },
+    { name: 'shared values named after their operands', design: () => elaborate(Shared, undefined).design },
+    { name: 'a register with a default and overrides', design: () => elaborate(Defaulted, undefined).design },
+    { name: 'the integer divider (a case on its state)', design: () => elaborate(IntDivider, undefined).design },
     ...fixtureDesigns.map((d) => ({ name: d.name, design: d.elaborate })),
   ];
   for (const { name, design } of designs) {

@@ -7,6 +7,7 @@ import { hexFileName, hexText } from './memoryImage.ts';
 import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
 import { emittedPowerOn, type PowerOnOptions } from '../ir/powerOn.ts';
 import { simplifyNetlist } from '../ir/simplify.ts';
+import { nameSharedNets } from './sharedNetNames.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -26,15 +27,16 @@ const INLINE_LIMIT = 72;
 
 
 export function emitModule(design: Design, mod: ModuleIR, powerOn: PowerOnOptions = {}): EmittedModule {
-  return new ModuleEmitter(design, readableNetlist(mod), powerOn).emit();
+  return new ModuleEmitter(design, readableNetlist(mod), powerOn, mod.nets).emit();
 }
 
 /**
  * The module with constants folded, identities applied and repeated subexpressions computed once (exact
- * rewrites, ir/simplify.ts). Every net the TypeScript names is kept and read by its name.
+ * rewrites, ir/simplify.ts). Every net the TypeScript names is kept and read by its name; a made-up net
+ * several places read is named after its operands and operator (sharedNetNames.ts).
  */
 function readableNetlist(mod: ModuleIR): ModuleIR {
-  return simplifyNetlist(mod, { readable: true });
+  return nameSharedNets(simplifyNetlist(mod, { readable: true }));
 }
 
 type Branch = Extract<Stmt, { k: 'if' }>;
@@ -73,9 +75,11 @@ class ModuleEmitter {
     private readonly design: Design,
     private readonly mod: ModuleIR,
     private readonly powerOn: PowerOnOptions,
+    /** The nets by the names the design gives them: the keys of `lines` and `identifiers` (a renamed shared net prints its new name). */
+    private readonly designNets: readonly Net[],
   ) {
     this.ids = new IdentifierMap(moduleClocks(mod).map((c) => c.name));
-    for (const p of mod.ports) this.ids.get(mod.nets[p]!.name);
+    for (const p of mod.ports) this.name(p);
     this.readers = mod.nets.map(() => 0);
     this.refs = mod.nets.map(() => 0);
     for (const c of mod.cells) {
@@ -110,7 +114,7 @@ class ModuleEmitter {
   }
 
   private name(id: NetId): string {
-    return this.ids.get(this.net(id).name);
+    return this.ids.named(this.designNets[id]!.name, this.net(id).name);
   }
 
   // ---------------------------------------------------------------- structure
@@ -185,15 +189,23 @@ class ModuleEmitter {
     return [...blocks.values()];
   }
 
-  /** `subject == K` (either order), or an `or` of such over one subject, on a net no name of the user's marks. */
+  /**
+   * `subject == K` (either order), or an `or` of such over one subject, on a net no name of the user's marks;
+   * or, named or not, an enum-typed subject compared with one of its members (`fsm.is('run')`), so that a
+   * switch on a state prints as `case (state)` wherever the comparison is also read by name.
+   */
   private caseTest = (cond: NetId): CaseTest | undefined => {
     const c = this.driver.get(cond);
-    if (!c || !this.net(cond).synthesized) return undefined;
+    if (!c) return undefined;
     if (c.op === 'eq') {
       const [k, s] = this.consts.has(c.b) ? [c.b, c.a] : [c.a, c.b];
       if (!this.consts.has(k) || this.consts.has(s)) return undefined;
-      return { subject: s, values: [this.consts.get(k)!] };
+      const value = this.consts.get(k)!;
+      const member = !!this.net(s).enumType?.members.some((m) => BigInt(m.value) === value);
+      if (!this.net(cond).synthesized && !member) return undefined;
+      return { subject: s, values: [value] };
     }
+    if (!this.net(cond).synthesized) return undefined;
     if (c.op === 'or') {
       const a = this.caseTest(c.a);
       const b = this.caseTest(c.b);
@@ -398,13 +410,13 @@ class ModuleEmitter {
   private lineTable(offset: number): Record<string, number> {
     const m = this.mod;
     const lines = portLineNumbers(m);
-    for (const [n, l] of this.lineOf) lines[this.net(n).name] ??= l + offset;
+    for (const [n, l] of this.lineOf) lines[this.designNets[n]!.name] ??= l + offset;
     for (const [name, l] of Object.entries(this.extraLines)) lines[name] ??= l + offset;
     for (const n of this.inlined.keys()) {
       let h: NetId | undefined = n;
       while (h !== undefined && this.inlined.has(h)) h = this.host.get(h);
       const l = h === undefined ? undefined : this.lineOf.get(h);
-      if (l !== undefined) lines[this.net(n).name] ??= l + offset;
+      if (l !== undefined) lines[this.designNets[n]!.name] ??= l + offset;
     }
     return lines;
   }

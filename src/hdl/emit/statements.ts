@@ -71,7 +71,8 @@ export class DecisionTrees {
    * `tree` as layers: when one of its leaves is a shared branch root that only this tree reads (an earlier
    * `when` of the same signal), that root's layers come first and this tree only overrides it, so a signal
    * assigned in several `when`s prints as sequential statements in one process. `hold`: a register's own
-   * value (assigns nothing); otherwise a leaf occurring twice or more becomes the default assignment.
+   * value (assigns nothing). A tree that never holds, with a leaf occurring twice or more, assigns that
+   * leaf first as the default and only the other leaves in its branches.
    */
   layers(tree: Tree, hold: NetId | undefined, absorbed: Set<NetId>): Layer[] {
     const base = this.baseOf(tree);
@@ -79,7 +80,7 @@ export class DecisionTrees {
       absorbed.add(base);
       return [...this.layers(this.tree(base), hold, absorbed), { tree, skip: base }];
     }
-    if (hold !== undefined) return [{ tree, skip: hold }];
+    if (hold !== undefined && leafCounts(tree).has(hold)) return [{ tree, skip: hold }];
     const common = commonLeaf(tree);
     return common ? [{ tree: common }, { tree, skip: common.net }] : [{ tree }];
   }
@@ -144,13 +145,20 @@ export function buildProcess(entries: readonly ProcessEntry[]): Stmt[] {
     if (i < 0) return out;
     const key = keyOf(entries[i]!.layers[next[i]!]!);
     const batch: TreeEntry[] = [];
+    // A default whose overrides test this select comes before the shared `if`, its overrides inside it.
+    const defaults: TreeEntry[] = [];
     entries.forEach((e, k) => {
-      const l = e.layers[next[k]!];
+      let l = e.layers[next[k]!];
+      const after = e.layers[next[k]! + 1];
+      if (key !== -1 && l?.tree.k === 'leaf' && after && keyOf(after) === key) {
+        defaults.push({ target: e.target, tree: l.tree, skip: l.skip });
+        l = e.layers[++next[k]!];
+      }
       if (!l || keyOf(l) !== key) return;
       batch.push({ target: e.target, tree: l.tree, skip: l.skip });
       next[k]!++;
     });
-    out.push(...buildStatements(batch));
+    out.push(...buildStatements(defaults), ...buildStatements(batch));
   }
 }
 
