@@ -25,33 +25,33 @@ module RoundRobinArbiter_n4_width8 (
   logic [2:0] passed_over_2; // arbiter.ts:48
   logic [2:0] passed_over_3; // arbiter.ts:48
 
-  wire in_0_ready_or_2 = in_0_valid | in_1_valid | in_2_valid | in_3_valid; // arbiter.ts:32
-  wire in_0_ready_and = out_ready & in_0_ready_or_2; // arbiter.ts:35
+  wire in_0_valid_or_in_1_valid_or_in_2_valid_or_in_3_valid = in_0_valid | in_1_valid | in_2_valid | in_3_valid; // arbiter.ts:32
+  wire in_0_ready_and = out_ready & in_0_valid_or_in_1_valid_or_in_2_valid_or_in_3_valid; // arbiter.ts:35
   wire [1:0] pick = in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : 2'd0; // arbiter.ts:26
   wire [1:0] pick_1 = in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : 2'd1; // arbiter.ts:26
   wire [1:0] pick_2 = in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : 2'd2; // arbiter.ts:26
   wire [1:0] pick_3 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd3; // arbiter.ts:26
   wire [1:0] grant = last == 2'd0 ? pick : last == 2'd1 ? pick_1 : last == 2'd2 ? pick_2 : pick_3; // arbiter.ts:31
   assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:35
-  wire in_1_ready_eq = grant == 2'd1; // arbiter.ts:35
-  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:35
-  wire in_2_ready_eq = grant == 2'd2; // arbiter.ts:35
-  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:35
-  wire in_3_ready_eq = grant == 2'd3; // arbiter.ts:35
-  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:35
-  assign out_valid = in_0_ready_or_2; // arbiter.ts:33
-  assign out_bits = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
+  wire grant_eq_1_1 = grant == 2'd1; // arbiter.ts:35
+  assign in_1_ready = in_0_ready_and & grant_eq_1_1; // arbiter.ts:35
+  wire grant_eq_2_1 = grant == 2'd2; // arbiter.ts:35
+  assign in_2_ready = in_0_ready_and & grant_eq_2_1; // arbiter.ts:35
+  wire grant_eq_3 = grant == 2'd3; // arbiter.ts:35
+  assign in_3_ready = in_0_ready_and & grant_eq_3; // arbiter.ts:35
+  assign out_valid = in_0_valid_or_in_1_valid_or_in_2_valid_or_in_3_valid; // arbiter.ts:33
+  assign out_bits = grant_eq_3 ? in_3_bits : grant_eq_2_1 ? in_2_bits : grant_eq_1_1 ? in_1_bits : in_0_bits; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
-  wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
+  wire out_valid_and_out_ready = out_valid & out_ready; // arbiter.ts:37
   wire [2:0] _add_3 = {2'd0, in_0_ready} + {2'd0, in_1_ready} + {2'd0, in_2_ready} + {2'd0, in_3_ready}; // arbiter.ts:40
-  wire [2:0] between_zext = {1'd0, last}; // arbiter.ts:52
-  wire [2:0] between = 3'd3 - between_zext; // arbiter.ts:52
+  wire [2:0] last_1 = {1'd0, last}; // arbiter.ts:52
+  wire [2:0] between = 3'd3 - last_1; // arbiter.ts:52
   wire [2:0] ahead = 3'd4 <= between ? between - 3'd4 : between; // arbiter.ts:53
-  wire [2:0] between_1 = 3'd4 - between_zext; // arbiter.ts:52
+  wire [2:0] between_1 = 3'd4 - last_1; // arbiter.ts:52
   wire [2:0] ahead_1 = 3'd4 <= between_1 ? between_1 - 3'd4 : between_1; // arbiter.ts:53
-  wire [2:0] between_2 = 3'd5 - between_zext; // arbiter.ts:52
+  wire [2:0] between_2 = 3'd5 - last_1; // arbiter.ts:52
   wire [2:0] ahead_2 = 3'd4 <= between_2 ? between_2 - 3'd4 : between_2; // arbiter.ts:53
-  wire [2:0] between_3 = 3'd6 - between_zext; // arbiter.ts:52
+  wire [2:0] between_3 = 3'd6 - last_1; // arbiter.ts:52
   wire [2:0] ahead_3 = 3'd4 <= between_3 ? between_3 - 3'd4 : between_3; // arbiter.ts:53
 
 `ifndef SYNTHESIS
@@ -72,15 +72,15 @@ module RoundRobinArbiter_n4_width8 (
       passed_over_2 <= 3'd0; // arbiter.ts:48
       passed_over_3 <= 3'd0; // arbiter.ts:48
     end else begin
-      if (last_sel_and) last <= grant; // arbiter.ts:37
+      if (out_valid_and_out_ready) last <= grant; // arbiter.ts:37
       if (~in_0_valid | in_0_ready) passed_over_0 <= 3'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_0 <= passed_over_0 + 3'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_0 <= passed_over_0 + 3'd1; // arbiter.ts:49
       if (~in_1_valid | in_1_ready) passed_over_1 <= 3'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_1 <= passed_over_1 + 3'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_1 <= passed_over_1 + 3'd1; // arbiter.ts:49
       if (~in_2_valid | in_2_ready) passed_over_2 <= 3'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_2 <= passed_over_2 + 3'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_2 <= passed_over_2 + 3'd1; // arbiter.ts:49
       if (~in_3_valid | in_3_ready) passed_over_3 <= 3'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_3 <= passed_over_3 + 3'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_3 <= passed_over_3 + 3'd1; // arbiter.ts:49
     end
   end
 

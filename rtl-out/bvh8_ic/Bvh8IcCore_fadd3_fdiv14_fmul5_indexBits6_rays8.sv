@@ -503,106 +503,106 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   logic [31:0] shear_y_result; // rayIntake.ts:58
   logic shear_z_out_valid; // rayIntake.ts:58
   logic [31:0] shear_z_result; // rayIntake.ts:58
-  logic pop_arbiter_in_0_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_1_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_2_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_3_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_4_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_5_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_6_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_in_7_ready; // bvh8IcCore.ts:376
-  logic pop_arbiter_out_valid; // bvh8IcCore.ts:376
-  logic pop_arbiter_out_bits; // bvh8IcCore.ts:376
-  logic [2:0] pop_arbiter_chosen; // bvh8IcCore.ts:376
-  logic [39:0] rdata; // bvh8IcCore.ts:407
-  logic [39:0] rdata_1; // bvh8IcCore.ts:407
-  logic [39:0] rdata_2; // bvh8IcCore.ts:407
-  logic [39:0] rdata_3; // bvh8IcCore.ts:407
-  logic [39:0] rdata_4; // bvh8IcCore.ts:407
-  logic [39:0] rdata_5; // bvh8IcCore.ts:407
-  logic [39:0] rdata_6; // bvh8IcCore.ts:407
-  logic [39:0] rdata_7; // bvh8IcCore.ts:407
-  logic valid; // bvh8IcCore.ts:434
-  logic again; // bvh8IcCore.ts:435
-  logic [2:0] slot; // bvh8IcCore.ts:436
-  logic [2:0] slot_1; // bvh8IcCore.ts:436
-  logic fresh; // bvh8IcCore.ts:437
-  logic inLeaf; // bvh8IcCore.ts:438
-  logic replay; // bvh8IcCore.ts:439
-  logic second; // bvh8IcCore.ts:440
-  logic [2:0] bank; // bvh8IcCore.ts:441
-  logic fcmp0_out_valid; // bvh8IcCore.ts:453
-  logic [1:0] fcmp0_flags; // bvh8IcCore.ts:453
-  logic fcmp0_lt; // bvh8IcCore.ts:453
-  logic fcmp0_eq; // bvh8IcCore.ts:453
-  logic fcmp0_gt; // bvh8IcCore.ts:453
-  logic fcmp0_unordered; // bvh8IcCore.ts:453
-  logic [5:0] againIndex; // bvh8IcCore.ts:465
-  logic [31:0] tnear; // bvh8IcCore.ts:479
-  logic s2Box; // bvh8IcCore.ts:525
-  logic s2Primitive; // bvh8IcCore.ts:526
-  logic s2Instance; // bvh8IcCore.ts:527
-  logic s2InstanceBoxes; // bvh8IcCore.ts:528
-  logic [2:0] s2Slot; // bvh8IcCore.ts:529
-  logic [5:0] s2Index; // bvh8IcCore.ts:530
-  logic [31:0] s2Tnear; // bvh8IcCore.ts:531
-  logic box_decoder_out_valid; // bvh8IcCore.ts:520
-  logic box_decoder_error; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_internal_child_offset; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_primitive_child_offset; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_parent_word; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_obb_matrix_index; // bvh8IcCore.ts:520
-  logic [7:0] box_decoder_child_valid; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_node_type; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_node_size; // bvh8IcCore.ts:520
-  logic [31:0] box_decoder_cull_flags; // bvh8IcCore.ts:520
-  logic [63:0] box_decoder_cull_mask; // bvh8IcCore.ts:520
-  logic [1535:0] box_decoder_boxes; // bvh8IcCore.ts:520
-  logic primitive_decoder_out_valid; // bvh8IcCore.ts:521
-  logic primitive_decoder_error; // bvh8IcCore.ts:521
-  logic [3:0] primitive_decoder_pair_count; // bvh8IcCore.ts:521
-  logic primitive_decoder_range_stop; // bvh8IcCore.ts:521
-  logic [1535:0] primitive_decoder_vertices; // bvh8IcCore.ts:521
-  logic [15:0] primitive_decoder_tri_active; // bvh8IcCore.ts:521
-  logic [191:0] primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:521
-  logic [15:0] primitive_decoder_tri_opaque; // bvh8IcCore.ts:521
-  logic [15:0] primitive_decoder_tri_double_sided; // bvh8IcCore.ts:521
-  logic [511:0] primitive_decoder_geometry_index; // bvh8IcCore.ts:521
-  logic [511:0] primitive_decoder_primitive_index; // bvh8IcCore.ts:521
-  logic box_instance_d1; // bvh8IcCore.ts:539
-  logic box_instance_d2; // bvh8IcCore.ts:539
-  logic box_instance_d3; // bvh8IcCore.ts:539
-  logic box_instance_d4; // bvh8IcCore.ts:539
-  logic [2:0] box_slot_d1; // bvh8IcCore.ts:546
-  logic [2:0] box_slot_d2; // bvh8IcCore.ts:546
-  logic [2:0] box_slot_d3; // bvh8IcCore.ts:546
-  logic [2:0] box_slot_d4; // bvh8IcCore.ts:546
-  logic [31:0] box_tnear_d1; // bvh8IcCore.ts:556
-  logic [31:0] box_tnear_d2; // bvh8IcCore.ts:556
-  logic [31:0] box_tnear_d3; // bvh8IcCore.ts:556
-  logic [31:0] box_tnear_d4; // bvh8IcCore.ts:556
-  logic [5:0] box_index_d1; // bvh8IcCore.ts:557
-  logic [5:0] box_index_d2; // bvh8IcCore.ts:557
-  logic [5:0] box_index_d3; // bvh8IcCore.ts:557
-  logic [5:0] box_index_d4; // bvh8IcCore.ts:557
-  logic fmax_box_lower_out_valid; // bvh8IcCore.ts:338
-  logic [31:0] fmax_box_lower_result; // bvh8IcCore.ts:338
-  logic [31:0] box_lower_d1; // bvh8IcCore.ts:561
-  logic [31:0] box_lower_d2; // bvh8IcCore.ts:561
-  logic [31:0] box_lower_d3; // bvh8IcCore.ts:561
-  logic [31:0] box_lower_d4; // bvh8IcCore.ts:561
-  logic [2:0] primitive_slot_d1; // bvh8IcCore.ts:565
-  logic [2:0] primitive_slot_d2; // bvh8IcCore.ts:565
-  logic [2:0] primitive_slot_d3; // bvh8IcCore.ts:565
-  logic [5:0] primitive_index_d1; // bvh8IcCore.ts:565
-  logic [5:0] primitive_index_d2; // bvh8IcCore.ts:565
-  logic [5:0] primitive_index_d3; // bvh8IcCore.ts:565
-  logic obb_rotate_out_valid; // bvh8IcCore.ts:608
-  logic [47:0] obb_rotate_out_tag; // bvh8IcCore.ts:608
-  logic [95:0] obb_rotate_out_origin; // bvh8IcCore.ts:608
-  logic [95:0] obb_rotate_out_dir; // bvh8IcCore.ts:608
-  logic [95:0] obb_rotate_out_inv_dir; // bvh8IcCore.ts:608
-  logic obb_rotate_out_fault; // bvh8IcCore.ts:608
+  logic pop_arbiter_in_0_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_1_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_2_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_3_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_4_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_5_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_6_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_in_7_ready; // bvh8IcCore.ts:366
+  logic pop_arbiter_out_valid; // bvh8IcCore.ts:366
+  logic pop_arbiter_out_bits; // bvh8IcCore.ts:366
+  logic [2:0] pop_arbiter_chosen; // bvh8IcCore.ts:366
+  logic [39:0] rdata; // bvh8IcCore.ts:397
+  logic [39:0] rdata_1; // bvh8IcCore.ts:397
+  logic [39:0] rdata_2; // bvh8IcCore.ts:397
+  logic [39:0] rdata_3; // bvh8IcCore.ts:397
+  logic [39:0] rdata_4; // bvh8IcCore.ts:397
+  logic [39:0] rdata_5; // bvh8IcCore.ts:397
+  logic [39:0] rdata_6; // bvh8IcCore.ts:397
+  logic [39:0] rdata_7; // bvh8IcCore.ts:397
+  logic valid; // bvh8IcCore.ts:424
+  logic again; // bvh8IcCore.ts:425
+  logic [2:0] slot; // bvh8IcCore.ts:426
+  logic [2:0] slot_1; // bvh8IcCore.ts:426
+  logic fresh; // bvh8IcCore.ts:427
+  logic inLeaf; // bvh8IcCore.ts:428
+  logic replay; // bvh8IcCore.ts:429
+  logic second; // bvh8IcCore.ts:430
+  logic [2:0] bank; // bvh8IcCore.ts:431
+  logic fcmp0_out_valid; // bvh8IcCore.ts:443
+  logic [1:0] fcmp0_flags; // bvh8IcCore.ts:443
+  logic fcmp0_lt; // bvh8IcCore.ts:443
+  logic fcmp0_eq; // bvh8IcCore.ts:443
+  logic fcmp0_gt; // bvh8IcCore.ts:443
+  logic fcmp0_unordered; // bvh8IcCore.ts:443
+  logic [5:0] againIndex; // bvh8IcCore.ts:455
+  logic [31:0] tnear; // bvh8IcCore.ts:469
+  logic s2Box; // bvh8IcCore.ts:515
+  logic s2Primitive; // bvh8IcCore.ts:516
+  logic s2Instance; // bvh8IcCore.ts:517
+  logic s2InstanceBoxes; // bvh8IcCore.ts:518
+  logic [2:0] s2Slot; // bvh8IcCore.ts:519
+  logic [5:0] s2Index; // bvh8IcCore.ts:520
+  logic [31:0] s2Tnear; // bvh8IcCore.ts:521
+  logic box_decoder_out_valid; // bvh8IcCore.ts:510
+  logic box_decoder_error; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_internal_child_offset; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_primitive_child_offset; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_parent_word; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_obb_matrix_index; // bvh8IcCore.ts:510
+  logic [7:0] box_decoder_child_valid; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_node_type; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_node_size; // bvh8IcCore.ts:510
+  logic [31:0] box_decoder_cull_flags; // bvh8IcCore.ts:510
+  logic [63:0] box_decoder_cull_mask; // bvh8IcCore.ts:510
+  logic [1535:0] box_decoder_boxes; // bvh8IcCore.ts:510
+  logic primitive_decoder_out_valid; // bvh8IcCore.ts:511
+  logic primitive_decoder_error; // bvh8IcCore.ts:511
+  logic [3:0] primitive_decoder_pair_count; // bvh8IcCore.ts:511
+  logic primitive_decoder_range_stop; // bvh8IcCore.ts:511
+  logic [1535:0] primitive_decoder_vertices; // bvh8IcCore.ts:511
+  logic [15:0] primitive_decoder_tri_active; // bvh8IcCore.ts:511
+  logic [191:0] primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:511
+  logic [15:0] primitive_decoder_tri_opaque; // bvh8IcCore.ts:511
+  logic [15:0] primitive_decoder_tri_double_sided; // bvh8IcCore.ts:511
+  logic [511:0] primitive_decoder_geometry_index; // bvh8IcCore.ts:511
+  logic [511:0] primitive_decoder_primitive_index; // bvh8IcCore.ts:511
+  logic box_instance_d1; // bvh8IcCore.ts:529
+  logic box_instance_d2; // bvh8IcCore.ts:529
+  logic box_instance_d3; // bvh8IcCore.ts:529
+  logic box_instance_d4; // bvh8IcCore.ts:529
+  logic [2:0] box_slot_d1; // bvh8IcCore.ts:536
+  logic [2:0] box_slot_d2; // bvh8IcCore.ts:536
+  logic [2:0] box_slot_d3; // bvh8IcCore.ts:536
+  logic [2:0] box_slot_d4; // bvh8IcCore.ts:536
+  logic [31:0] box_tnear_d1; // bvh8IcCore.ts:546
+  logic [31:0] box_tnear_d2; // bvh8IcCore.ts:546
+  logic [31:0] box_tnear_d3; // bvh8IcCore.ts:546
+  logic [31:0] box_tnear_d4; // bvh8IcCore.ts:546
+  logic [5:0] box_index_d1; // bvh8IcCore.ts:547
+  logic [5:0] box_index_d2; // bvh8IcCore.ts:547
+  logic [5:0] box_index_d3; // bvh8IcCore.ts:547
+  logic [5:0] box_index_d4; // bvh8IcCore.ts:547
+  logic fmax_box_lower_out_valid; // queryAccept.ts:44
+  logic [31:0] fmax_box_lower_result; // queryAccept.ts:44
+  logic [31:0] box_lower_d1; // bvh8IcCore.ts:551
+  logic [31:0] box_lower_d2; // bvh8IcCore.ts:551
+  logic [31:0] box_lower_d3; // bvh8IcCore.ts:551
+  logic [31:0] box_lower_d4; // bvh8IcCore.ts:551
+  logic [2:0] primitive_slot_d1; // bvh8IcCore.ts:555
+  logic [2:0] primitive_slot_d2; // bvh8IcCore.ts:555
+  logic [2:0] primitive_slot_d3; // bvh8IcCore.ts:555
+  logic [5:0] primitive_index_d1; // bvh8IcCore.ts:555
+  logic [5:0] primitive_index_d2; // bvh8IcCore.ts:555
+  logic [5:0] primitive_index_d3; // bvh8IcCore.ts:555
+  logic obb_rotate_out_valid; // bvh8IcCore.ts:598
+  logic [47:0] obb_rotate_out_tag; // bvh8IcCore.ts:598
+  logic [95:0] obb_rotate_out_origin; // bvh8IcCore.ts:598
+  logic [95:0] obb_rotate_out_dir; // bvh8IcCore.ts:598
+  logic [95:0] obb_rotate_out_inv_dir; // bvh8IcCore.ts:598
+  logic obb_rotate_out_fault; // bvh8IcCore.ts:598
   logic ray_transform_out_valid; // instancePath.ts:79
   logic [2:0] ray_transform_out_tag; // instancePath.ts:79
   logic [95:0] ray_transform_obj_origin; // instancePath.ts:79
@@ -712,246 +712,246 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   logic [5:0] instance_ray_axes_d12; // instancePath.ts:96
   logic [5:0] instance_ray_axes_d13; // instancePath.ts:96
   logic [5:0] instance_ray_axes_d14; // instancePath.ts:96
-  logic box_engine_out_valid; // bvh8IcCore.ts:653
-  logic [66:0] box_engine_out_tag; // bvh8IcCore.ts:653
-  logic [7:0] box_engine_hit; // bvh8IcCore.ts:653
-  logic [255:0] box_engine_tnear; // bvh8IcCore.ts:653
-  logic [23:0] box_engine_order; // bvh8IcCore.ts:653
-  logic [3:0] box_engine_hit_count; // bvh8IcCore.ts:653
-  logic box_fault_d1; // bvh8IcCore.ts:691
-  logic box_fault_d2; // bvh8IcCore.ts:691
-  logic box_fault_d3; // bvh8IcCore.ts:691
-  logic box_fault_d4; // bvh8IcCore.ts:691
-  logic box_fault_d5; // bvh8IcCore.ts:691
-  logic box_fault_d6; // bvh8IcCore.ts:691
-  logic box_fault_d7; // bvh8IcCore.ts:691
-  logic box_fault_d8; // bvh8IcCore.ts:691
-  logic box_fault_d9; // bvh8IcCore.ts:691
-  logic box_fault_d10; // bvh8IcCore.ts:691
-  logic box_fault_d11; // bvh8IcCore.ts:691
-  logic box_fault_d12; // bvh8IcCore.ts:691
-  logic box_fault_d13; // bvh8IcCore.ts:691
-  logic box_fault_d14; // bvh8IcCore.ts:691
-  logic box_fault_d15; // bvh8IcCore.ts:691
-  logic box_fault_d16; // bvh8IcCore.ts:691
-  logic box_fault_d17; // bvh8IcCore.ts:691
-  logic box_fault_d18; // bvh8IcCore.ts:691
-  logic box_fault_d19; // bvh8IcCore.ts:691
-  logic box_fault_d20; // bvh8IcCore.ts:691
-  logic box_fault_d21; // bvh8IcCore.ts:691
-  logic box_fault_d22; // bvh8IcCore.ts:691
-  logic box_fault_d23; // bvh8IcCore.ts:691
-  logic [31:0] box_entry_tnear_d1; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d2; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d3; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d4; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d5; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d6; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d7; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d8; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d9; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d10; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d11; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d12; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d13; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d14; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d15; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d16; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d17; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d18; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d19; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d20; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d21; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d22; // bvh8IcCore.ts:692
-  logic [31:0] box_entry_tnear_d23; // bvh8IcCore.ts:692
-  logic [7:0] box_child_valid_d1; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d2; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d3; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d4; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d5; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d6; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d7; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d8; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d9; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d10; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d11; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d12; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d13; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d14; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d15; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d16; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d17; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d18; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d19; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d20; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d21; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d22; // bvh8IcCore.ts:693
-  logic [7:0] box_child_valid_d23; // bvh8IcCore.ts:693
-  logic box_instance_pass_d1; // bvh8IcCore.ts:694
-  logic box_instance_pass_d2; // bvh8IcCore.ts:694
-  logic box_instance_pass_d3; // bvh8IcCore.ts:694
-  logic box_instance_pass_d4; // bvh8IcCore.ts:694
-  logic box_instance_pass_d5; // bvh8IcCore.ts:694
-  logic box_instance_pass_d6; // bvh8IcCore.ts:694
-  logic box_instance_pass_d7; // bvh8IcCore.ts:694
-  logic box_instance_pass_d8; // bvh8IcCore.ts:694
-  logic box_instance_pass_d9; // bvh8IcCore.ts:694
-  logic box_instance_pass_d10; // bvh8IcCore.ts:694
-  logic box_instance_pass_d11; // bvh8IcCore.ts:694
-  logic box_instance_pass_d12; // bvh8IcCore.ts:694
-  logic box_instance_pass_d13; // bvh8IcCore.ts:694
-  logic box_instance_pass_d14; // bvh8IcCore.ts:694
-  logic box_instance_pass_d15; // bvh8IcCore.ts:694
-  logic box_instance_pass_d16; // bvh8IcCore.ts:694
-  logic box_instance_pass_d17; // bvh8IcCore.ts:694
-  logic box_instance_pass_d18; // bvh8IcCore.ts:694
-  logic box_instance_pass_d19; // bvh8IcCore.ts:694
-  logic box_instance_pass_d20; // bvh8IcCore.ts:694
-  logic box_instance_pass_d21; // bvh8IcCore.ts:694
-  logic box_instance_pass_d22; // bvh8IcCore.ts:694
-  logic box_instance_pass_d23; // bvh8IcCore.ts:694
-  logic [2:0] settle_slot_d1; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d2; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d3; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d4; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d5; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d6; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d7; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d8; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d9; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d10; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d11; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d12; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d13; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d14; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d15; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d16; // bvh8IcCore.ts:695
-  logic [2:0] settle_slot_d17; // bvh8IcCore.ts:695
-  logic settled_d1; // bvh8IcCore.ts:744
-  logic settled_d2; // bvh8IcCore.ts:744
-  logic settled_d3; // bvh8IcCore.ts:744
-  logic settled_d4; // bvh8IcCore.ts:744
-  logic settled_d5; // bvh8IcCore.ts:744
-  logic settled_d6; // bvh8IcCore.ts:744
-  logic settled_have_best_d1; // bvh8IcCore.ts:747
-  logic settled_have_best_d2; // bvh8IcCore.ts:747
-  logic settled_have_best_d3; // bvh8IcCore.ts:747
-  logic settled_have_best_d4; // bvh8IcCore.ts:747
-  logic settled_have_best_d5; // bvh8IcCore.ts:747
-  logic settled_have_best_d6; // bvh8IcCore.ts:747
-  logic [31:0] settled_best_t_d1; // bvh8IcCore.ts:748
-  logic [31:0] settled_best_t_d2; // bvh8IcCore.ts:748
-  logic [31:0] settled_best_t_d3; // bvh8IcCore.ts:748
-  logic [31:0] settled_best_t_d4; // bvh8IcCore.ts:748
-  logic [31:0] settled_best_t_d5; // bvh8IcCore.ts:748
-  logic [31:0] settled_best_t_d6; // bvh8IcCore.ts:748
-  logic push_limit_out_valid; // bvh8IcCore.ts:338
-  logic [31:0] push_limit_result; // bvh8IcCore.ts:338
-  logic [31:0] push_limit_q; // bvh8IcCore.ts:751
-  logic fmul1_out_valid; // bvh8IcCore.ts:752
-  logic [31:0] fmul1_result; // bvh8IcCore.ts:752
-  logic fcmp2_out_valid; // bvh8IcCore.ts:753
-  logic [1:0] fcmp2_flags; // bvh8IcCore.ts:753
-  logic fcmp2_lt; // bvh8IcCore.ts:753
-  logic fcmp2_eq; // bvh8IcCore.ts:753
-  logic fcmp2_gt; // bvh8IcCore.ts:753
-  logic fcmp2_unordered; // bvh8IcCore.ts:753
-  logic fcmp3_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp3_flags; // bvh8IcCore.ts:761
-  logic fcmp3_lt; // bvh8IcCore.ts:761
-  logic fcmp3_eq; // bvh8IcCore.ts:761
-  logic fcmp3_gt; // bvh8IcCore.ts:761
-  logic fcmp3_unordered; // bvh8IcCore.ts:761
-  logic fcmp4_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp4_flags; // bvh8IcCore.ts:761
-  logic fcmp4_lt; // bvh8IcCore.ts:761
-  logic fcmp4_eq; // bvh8IcCore.ts:761
-  logic fcmp4_gt; // bvh8IcCore.ts:761
-  logic fcmp4_unordered; // bvh8IcCore.ts:761
-  logic fcmp5_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp5_flags; // bvh8IcCore.ts:761
-  logic fcmp5_lt; // bvh8IcCore.ts:761
-  logic fcmp5_eq; // bvh8IcCore.ts:761
-  logic fcmp5_gt; // bvh8IcCore.ts:761
-  logic fcmp5_unordered; // bvh8IcCore.ts:761
-  logic fcmp6_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp6_flags; // bvh8IcCore.ts:761
-  logic fcmp6_lt; // bvh8IcCore.ts:761
-  logic fcmp6_eq; // bvh8IcCore.ts:761
-  logic fcmp6_gt; // bvh8IcCore.ts:761
-  logic fcmp6_unordered; // bvh8IcCore.ts:761
-  logic fcmp7_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp7_flags; // bvh8IcCore.ts:761
-  logic fcmp7_lt; // bvh8IcCore.ts:761
-  logic fcmp7_eq; // bvh8IcCore.ts:761
-  logic fcmp7_gt; // bvh8IcCore.ts:761
-  logic fcmp7_unordered; // bvh8IcCore.ts:761
-  logic fcmp8_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp8_flags; // bvh8IcCore.ts:761
-  logic fcmp8_lt; // bvh8IcCore.ts:761
-  logic fcmp8_eq; // bvh8IcCore.ts:761
-  logic fcmp8_gt; // bvh8IcCore.ts:761
-  logic fcmp8_unordered; // bvh8IcCore.ts:761
-  logic fcmp9_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp9_flags; // bvh8IcCore.ts:761
-  logic fcmp9_lt; // bvh8IcCore.ts:761
-  logic fcmp9_eq; // bvh8IcCore.ts:761
-  logic fcmp9_gt; // bvh8IcCore.ts:761
-  logic fcmp9_unordered; // bvh8IcCore.ts:761
-  logic fcmp10_out_valid; // bvh8IcCore.ts:761
-  logic [1:0] fcmp10_flags; // bvh8IcCore.ts:761
-  logic fcmp10_lt; // bvh8IcCore.ts:761
-  logic fcmp10_eq; // bvh8IcCore.ts:761
-  logic fcmp10_gt; // bvh8IcCore.ts:761
-  logic fcmp10_unordered; // bvh8IcCore.ts:761
-  logic [2:0] resolve_slot_index; // bvh8IcCore.ts:809
-  logic resolve_slot_valid; // bvh8IcCore.ts:809
-  logic fcmp11_out_valid; // bvh8IcCore.ts:813
-  logic [1:0] fcmp11_flags; // bvh8IcCore.ts:813
-  logic fcmp11_lt; // bvh8IcCore.ts:813
-  logic fcmp11_eq; // bvh8IcCore.ts:813
-  logic fcmp11_gt; // bvh8IcCore.ts:813
-  logic fcmp11_unordered; // bvh8IcCore.ts:813
-  logic fcmp12_out_valid; // bvh8IcCore.ts:816
-  logic [1:0] fcmp12_flags; // bvh8IcCore.ts:816
-  logic fcmp12_lt; // bvh8IcCore.ts:816
-  logic fcmp12_eq; // bvh8IcCore.ts:816
-  logic fcmp12_gt; // bvh8IcCore.ts:816
-  logic fcmp12_unordered; // bvh8IcCore.ts:816
-  logic pair_queue_enq_ready; // bvh8IcCore.ts:837
-  logic pair_queue_deq_valid; // bvh8IcCore.ts:837
-  logic [1535:0] pair_queue_deq_bits_vertices; // bvh8IcCore.ts:837
-  logic [191:0] pair_queue_deq_bits_vertexIndex; // bvh8IcCore.ts:837
-  logic [15:0] pair_queue_deq_bits_active; // bvh8IcCore.ts:837
-  logic [15:0] pair_queue_deq_bits_doubleSided; // bvh8IcCore.ts:837
-  logic [511:0] pair_queue_deq_bits_primitiveIndex; // bvh8IcCore.ts:837
-  logic [511:0] pair_queue_deq_bits_geometryIndex; // bvh8IcCore.ts:837
-  logic [3:0] pair_queue_deq_bits_pairCount; // bvh8IcCore.ts:837
-  logic [2:0] pair_queue_deq_bits_slot; // bvh8IcCore.ts:837
-  logic [3:0] pair_queue_count; // bvh8IcCore.ts:837
-  logic pair_queue_full; // bvh8IcCore.ts:837
-  logic pair_queue_empty; // bvh8IcCore.ts:837
-  logic [2:0] pair_index; // bvh8IcCore.ts:850
-  logic triangle_engine_out_valid; // bvh8IcCore.ts:882
-  logic [68:0] triangle_engine_out_tag; // bvh8IcCore.ts:882
-  logic [1:0] triangle_engine_hit; // bvh8IcCore.ts:882
-  logic [63:0] triangle_engine_t; // bvh8IcCore.ts:882
-  logic [63:0] triangle_engine_u; // bvh8IcCore.ts:882
-  logic [63:0] triangle_engine_v; // bvh8IcCore.ts:882
-  logic [191:0] triangle_engine_normal; // bvh8IcCore.ts:882
-  logic triangle_engine_best_valid_out; // bvh8IcCore.ts:882
-  logic [31:0] triangle_engine_best_t_out; // bvh8IcCore.ts:882
-  logic [31:0] triangle_engine_best_index_out; // bvh8IcCore.ts:882
-  logic [1:0] triangle_engine_best_from; // bvh8IcCore.ts:882
-  logic triangle_engine_terminate; // bvh8IcCore.ts:882
-  logic fcmp13_out_valid; // bvh8IcCore.ts:928
-  logic [1:0] fcmp13_flags; // bvh8IcCore.ts:928
-  logic fcmp13_lt; // bvh8IcCore.ts:928
-  logic fcmp13_eq; // bvh8IcCore.ts:928
-  logic fcmp13_gt; // bvh8IcCore.ts:928
-  logic fcmp13_unordered; // bvh8IcCore.ts:928
-  logic [2:0] normal_slot_index; // bvh8IcCore.ts:973
-  logic normal_slot_valid; // bvh8IcCore.ts:973
+  logic box_engine_out_valid; // bvh8IcCore.ts:643
+  logic [66:0] box_engine_out_tag; // bvh8IcCore.ts:643
+  logic [7:0] box_engine_hit; // bvh8IcCore.ts:643
+  logic [255:0] box_engine_tnear; // bvh8IcCore.ts:643
+  logic [23:0] box_engine_order; // bvh8IcCore.ts:643
+  logic [3:0] box_engine_hit_count; // bvh8IcCore.ts:643
+  logic box_fault_d1; // bvh8IcCore.ts:681
+  logic box_fault_d2; // bvh8IcCore.ts:681
+  logic box_fault_d3; // bvh8IcCore.ts:681
+  logic box_fault_d4; // bvh8IcCore.ts:681
+  logic box_fault_d5; // bvh8IcCore.ts:681
+  logic box_fault_d6; // bvh8IcCore.ts:681
+  logic box_fault_d7; // bvh8IcCore.ts:681
+  logic box_fault_d8; // bvh8IcCore.ts:681
+  logic box_fault_d9; // bvh8IcCore.ts:681
+  logic box_fault_d10; // bvh8IcCore.ts:681
+  logic box_fault_d11; // bvh8IcCore.ts:681
+  logic box_fault_d12; // bvh8IcCore.ts:681
+  logic box_fault_d13; // bvh8IcCore.ts:681
+  logic box_fault_d14; // bvh8IcCore.ts:681
+  logic box_fault_d15; // bvh8IcCore.ts:681
+  logic box_fault_d16; // bvh8IcCore.ts:681
+  logic box_fault_d17; // bvh8IcCore.ts:681
+  logic box_fault_d18; // bvh8IcCore.ts:681
+  logic box_fault_d19; // bvh8IcCore.ts:681
+  logic box_fault_d20; // bvh8IcCore.ts:681
+  logic box_fault_d21; // bvh8IcCore.ts:681
+  logic box_fault_d22; // bvh8IcCore.ts:681
+  logic box_fault_d23; // bvh8IcCore.ts:681
+  logic [31:0] box_entry_tnear_d1; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d2; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d3; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d4; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d5; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d6; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d7; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d8; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d9; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d10; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d11; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d12; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d13; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d14; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d15; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d16; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d17; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d18; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d19; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d20; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d21; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d22; // bvh8IcCore.ts:682
+  logic [31:0] box_entry_tnear_d23; // bvh8IcCore.ts:682
+  logic [7:0] box_child_valid_d1; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d2; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d3; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d4; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d5; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d6; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d7; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d8; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d9; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d10; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d11; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d12; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d13; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d14; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d15; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d16; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d17; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d18; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d19; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d20; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d21; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d22; // bvh8IcCore.ts:683
+  logic [7:0] box_child_valid_d23; // bvh8IcCore.ts:683
+  logic box_instance_pass_d1; // bvh8IcCore.ts:684
+  logic box_instance_pass_d2; // bvh8IcCore.ts:684
+  logic box_instance_pass_d3; // bvh8IcCore.ts:684
+  logic box_instance_pass_d4; // bvh8IcCore.ts:684
+  logic box_instance_pass_d5; // bvh8IcCore.ts:684
+  logic box_instance_pass_d6; // bvh8IcCore.ts:684
+  logic box_instance_pass_d7; // bvh8IcCore.ts:684
+  logic box_instance_pass_d8; // bvh8IcCore.ts:684
+  logic box_instance_pass_d9; // bvh8IcCore.ts:684
+  logic box_instance_pass_d10; // bvh8IcCore.ts:684
+  logic box_instance_pass_d11; // bvh8IcCore.ts:684
+  logic box_instance_pass_d12; // bvh8IcCore.ts:684
+  logic box_instance_pass_d13; // bvh8IcCore.ts:684
+  logic box_instance_pass_d14; // bvh8IcCore.ts:684
+  logic box_instance_pass_d15; // bvh8IcCore.ts:684
+  logic box_instance_pass_d16; // bvh8IcCore.ts:684
+  logic box_instance_pass_d17; // bvh8IcCore.ts:684
+  logic box_instance_pass_d18; // bvh8IcCore.ts:684
+  logic box_instance_pass_d19; // bvh8IcCore.ts:684
+  logic box_instance_pass_d20; // bvh8IcCore.ts:684
+  logic box_instance_pass_d21; // bvh8IcCore.ts:684
+  logic box_instance_pass_d22; // bvh8IcCore.ts:684
+  logic box_instance_pass_d23; // bvh8IcCore.ts:684
+  logic [2:0] settle_slot_d1; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d2; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d3; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d4; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d5; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d6; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d7; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d8; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d9; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d10; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d11; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d12; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d13; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d14; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d15; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d16; // bvh8IcCore.ts:685
+  logic [2:0] settle_slot_d17; // bvh8IcCore.ts:685
+  logic settled_d1; // bvh8IcCore.ts:734
+  logic settled_d2; // bvh8IcCore.ts:734
+  logic settled_d3; // bvh8IcCore.ts:734
+  logic settled_d4; // bvh8IcCore.ts:734
+  logic settled_d5; // bvh8IcCore.ts:734
+  logic settled_d6; // bvh8IcCore.ts:734
+  logic settled_have_best_d1; // bvh8IcCore.ts:737
+  logic settled_have_best_d2; // bvh8IcCore.ts:737
+  logic settled_have_best_d3; // bvh8IcCore.ts:737
+  logic settled_have_best_d4; // bvh8IcCore.ts:737
+  logic settled_have_best_d5; // bvh8IcCore.ts:737
+  logic settled_have_best_d6; // bvh8IcCore.ts:737
+  logic [31:0] settled_best_t_d1; // bvh8IcCore.ts:738
+  logic [31:0] settled_best_t_d2; // bvh8IcCore.ts:738
+  logic [31:0] settled_best_t_d3; // bvh8IcCore.ts:738
+  logic [31:0] settled_best_t_d4; // bvh8IcCore.ts:738
+  logic [31:0] settled_best_t_d5; // bvh8IcCore.ts:738
+  logic [31:0] settled_best_t_d6; // bvh8IcCore.ts:738
+  logic push_limit_out_valid; // queryAccept.ts:44
+  logic [31:0] push_limit_result; // queryAccept.ts:44
+  logic [31:0] push_limit_q; // bvh8IcCore.ts:741
+  logic fmul1_out_valid; // bvh8IcCore.ts:742
+  logic [31:0] fmul1_result; // bvh8IcCore.ts:742
+  logic fcmp2_out_valid; // bvh8IcCore.ts:743
+  logic [1:0] fcmp2_flags; // bvh8IcCore.ts:743
+  logic fcmp2_lt; // bvh8IcCore.ts:743
+  logic fcmp2_eq; // bvh8IcCore.ts:743
+  logic fcmp2_gt; // bvh8IcCore.ts:743
+  logic fcmp2_unordered; // bvh8IcCore.ts:743
+  logic fcmp3_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp3_flags; // bvh8IcCore.ts:751
+  logic fcmp3_lt; // bvh8IcCore.ts:751
+  logic fcmp3_eq; // bvh8IcCore.ts:751
+  logic fcmp3_gt; // bvh8IcCore.ts:751
+  logic fcmp3_unordered; // bvh8IcCore.ts:751
+  logic fcmp4_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp4_flags; // bvh8IcCore.ts:751
+  logic fcmp4_lt; // bvh8IcCore.ts:751
+  logic fcmp4_eq; // bvh8IcCore.ts:751
+  logic fcmp4_gt; // bvh8IcCore.ts:751
+  logic fcmp4_unordered; // bvh8IcCore.ts:751
+  logic fcmp5_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp5_flags; // bvh8IcCore.ts:751
+  logic fcmp5_lt; // bvh8IcCore.ts:751
+  logic fcmp5_eq; // bvh8IcCore.ts:751
+  logic fcmp5_gt; // bvh8IcCore.ts:751
+  logic fcmp5_unordered; // bvh8IcCore.ts:751
+  logic fcmp6_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp6_flags; // bvh8IcCore.ts:751
+  logic fcmp6_lt; // bvh8IcCore.ts:751
+  logic fcmp6_eq; // bvh8IcCore.ts:751
+  logic fcmp6_gt; // bvh8IcCore.ts:751
+  logic fcmp6_unordered; // bvh8IcCore.ts:751
+  logic fcmp7_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp7_flags; // bvh8IcCore.ts:751
+  logic fcmp7_lt; // bvh8IcCore.ts:751
+  logic fcmp7_eq; // bvh8IcCore.ts:751
+  logic fcmp7_gt; // bvh8IcCore.ts:751
+  logic fcmp7_unordered; // bvh8IcCore.ts:751
+  logic fcmp8_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp8_flags; // bvh8IcCore.ts:751
+  logic fcmp8_lt; // bvh8IcCore.ts:751
+  logic fcmp8_eq; // bvh8IcCore.ts:751
+  logic fcmp8_gt; // bvh8IcCore.ts:751
+  logic fcmp8_unordered; // bvh8IcCore.ts:751
+  logic fcmp9_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp9_flags; // bvh8IcCore.ts:751
+  logic fcmp9_lt; // bvh8IcCore.ts:751
+  logic fcmp9_eq; // bvh8IcCore.ts:751
+  logic fcmp9_gt; // bvh8IcCore.ts:751
+  logic fcmp9_unordered; // bvh8IcCore.ts:751
+  logic fcmp10_out_valid; // bvh8IcCore.ts:751
+  logic [1:0] fcmp10_flags; // bvh8IcCore.ts:751
+  logic fcmp10_lt; // bvh8IcCore.ts:751
+  logic fcmp10_eq; // bvh8IcCore.ts:751
+  logic fcmp10_gt; // bvh8IcCore.ts:751
+  logic fcmp10_unordered; // bvh8IcCore.ts:751
+  logic [2:0] resolve_slot_index; // bvh8IcCore.ts:799
+  logic resolve_slot_valid; // bvh8IcCore.ts:799
+  logic fcmp11_out_valid; // bvh8IcCore.ts:803
+  logic [1:0] fcmp11_flags; // bvh8IcCore.ts:803
+  logic fcmp11_lt; // bvh8IcCore.ts:803
+  logic fcmp11_eq; // bvh8IcCore.ts:803
+  logic fcmp11_gt; // bvh8IcCore.ts:803
+  logic fcmp11_unordered; // bvh8IcCore.ts:803
+  logic fcmp12_out_valid; // bvh8IcCore.ts:806
+  logic [1:0] fcmp12_flags; // bvh8IcCore.ts:806
+  logic fcmp12_lt; // bvh8IcCore.ts:806
+  logic fcmp12_eq; // bvh8IcCore.ts:806
+  logic fcmp12_gt; // bvh8IcCore.ts:806
+  logic fcmp12_unordered; // bvh8IcCore.ts:806
+  logic pair_queue_enq_ready; // bvh8IcCore.ts:827
+  logic pair_queue_deq_valid; // bvh8IcCore.ts:827
+  logic [1535:0] pair_queue_deq_bits_vertices; // bvh8IcCore.ts:827
+  logic [191:0] pair_queue_deq_bits_vertexIndex; // bvh8IcCore.ts:827
+  logic [15:0] pair_queue_deq_bits_active; // bvh8IcCore.ts:827
+  logic [15:0] pair_queue_deq_bits_doubleSided; // bvh8IcCore.ts:827
+  logic [511:0] pair_queue_deq_bits_primitiveIndex; // bvh8IcCore.ts:827
+  logic [511:0] pair_queue_deq_bits_geometryIndex; // bvh8IcCore.ts:827
+  logic [3:0] pair_queue_deq_bits_pairCount; // bvh8IcCore.ts:827
+  logic [2:0] pair_queue_deq_bits_slot; // bvh8IcCore.ts:827
+  logic [3:0] pair_queue_count; // bvh8IcCore.ts:827
+  logic pair_queue_full; // bvh8IcCore.ts:827
+  logic pair_queue_empty; // bvh8IcCore.ts:827
+  logic [2:0] pair_index; // bvh8IcCore.ts:840
+  logic triangle_engine_out_valid; // bvh8IcCore.ts:872
+  logic [68:0] triangle_engine_out_tag; // bvh8IcCore.ts:872
+  logic [1:0] triangle_engine_hit; // bvh8IcCore.ts:872
+  logic [63:0] triangle_engine_t; // bvh8IcCore.ts:872
+  logic [63:0] triangle_engine_u; // bvh8IcCore.ts:872
+  logic [63:0] triangle_engine_v; // bvh8IcCore.ts:872
+  logic [191:0] triangle_engine_normal; // bvh8IcCore.ts:872
+  logic triangle_engine_best_valid_out; // bvh8IcCore.ts:872
+  logic [31:0] triangle_engine_best_t_out; // bvh8IcCore.ts:872
+  logic [31:0] triangle_engine_best_index_out; // bvh8IcCore.ts:872
+  logic [1:0] triangle_engine_best_from; // bvh8IcCore.ts:872
+  logic triangle_engine_terminate; // bvh8IcCore.ts:872
+  logic fcmp13_out_valid; // bvh8IcCore.ts:918
+  logic [1:0] fcmp13_flags; // bvh8IcCore.ts:918
+  logic fcmp13_lt; // bvh8IcCore.ts:918
+  logic fcmp13_eq; // bvh8IcCore.ts:918
+  logic fcmp13_gt; // bvh8IcCore.ts:918
+  logic fcmp13_unordered; // bvh8IcCore.ts:918
+  logic [2:0] normal_slot_index; // bvh8IcCore.ts:963
+  logic normal_slot_valid; // bvh8IcCore.ts:963
   logic normal_valid_d1; // instancePath.ts:122
   logic normal_valid_d2; // instancePath.ts:122
   logic normal_valid_d3; // instancePath.ts:122
@@ -1100,114 +1100,113 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   logic [127:0] done_parameters_d6; // rayAnswer.ts:65
   logic [127:0] done_parameters_d7; // rayAnswer.ts:65
   logic [127:0] done_parameters_d8; // rayAnswer.ts:65
-  logic [31:0] ray_count; // bvh8IcCore.ts:1203
-  logic [31:0] triangle_tests; // bvh8IcCore.ts:1203
-  logic [31:0] node_test_count; // bvh8IcCore.ts:1203
-  logic [31:0] busy; // bvh8IcCore.ts:1203
-  logic [31:0] box_test_count; // bvh8IcCore.ts:1203
-  logic [31:0] primitive_node_count; // bvh8IcCore.ts:1203
-  logic [31:0] instance_node_count; // bvh8IcCore.ts:1203
+  logic [31:0] ray_count; // bvh8IcCore.ts:1193
+  logic [31:0] triangle_tests; // bvh8IcCore.ts:1193
+  logic [31:0] node_test_count; // bvh8IcCore.ts:1193
+  logic [31:0] busy; // bvh8IcCore.ts:1193
+  logic [31:0] box_test_count; // bvh8IcCore.ts:1193
+  logic [31:0] primitive_node_count; // bvh8IcCore.ts:1193
+  logic [31:0] instance_node_count; // bvh8IcCore.ts:1193
 
   assign dispatch_ready = free_slot_valid; // rayIntake.ts:41
   assign dispatch_done = done_d8; // rayAnswer.ts:56
-  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:54
-  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd34_result, fadd32_result, fadd30_result}} : 128'd0; // rayAnswer.ts:59
-  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // rayAnswer.ts:61
-  assign dispatch_hit_parameters = dispatch_hit_info_mux ? done_parameters_d8 : 128'd0; // rayAnswer.ts:65
+  wire done_have_d8_if_done_d8_else_0 = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:54
+  assign dispatch_hit_info = done_have_d8_if_done_d8_else_0 ? {done_shader_d8, {fadd34_result, fadd32_result, fadd30_result}} : 128'd0; // rayAnswer.ts:59
+  assign dispatch_hit_normal = done_have_d8_if_done_d8_else_0 ? done_normal_d8 : 128'd0; // rayAnswer.ts:61
+  assign dispatch_hit_parameters = done_have_d8_if_done_d8_else_0 ? done_parameters_d8 : 128'd0; // rayAnswer.ts:65
   assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // rayAnswer.ts:58
   assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // rayAnswer.ts:57
-  assign counters_rays = ray_count; // bvh8IcCore.ts:1207
-  assign counters_tests = triangle_tests; // bvh8IcCore.ts:1208
-  assign counters_busy_cycles = busy; // bvh8IcCore.ts:1210
-  assign counters_node_tests = node_test_count; // bvh8IcCore.ts:1209
-  assign box_tests = box_test_count; // bvh8IcCore.ts:1211
-  assign primitive_nodes = primitive_node_count; // bvh8IcCore.ts:1212
-  assign instance_nodes = instance_node_count; // bvh8IcCore.ts:1214
-  wire skip_not = ~inLeaf; // bvh8IcCore.ts:453
-  wire skip_not_1 = ~second; // bvh8IcCore.ts:453
-  wire [2:0] slot_2 = again ? slot : slot_1; // bvh8IcCore.ts:436
-  wire node_req_valid_slice = slot_2[2]; // bvh8IcCore.ts:330
-  wire node_req_valid_slice_1 = slot_2[1]; // bvh8IcCore.ts:330
-  wire node_req_valid_slice_2 = slot_2[0]; // bvh8IcCore.ts:330
-  wire node_req_valid_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_have_best : ray6_have_best) : node_req_valid_slice_2 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
-  wire node_req_valid_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_have_best : ray2_have_best) : node_req_valid_slice_2 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
-  wire skip_and_2 = valid & skip_not & skip_not_1 & (node_req_valid_slice ? node_req_valid_mux_2 : node_req_valid_mux_5); // bvh8IcCore.ts:453
-  wire skip = skip_and_2 & fcmp0_flags == 2'd2; // bvh8IcCore.ts:453
-  wire wanted = valid & ~skip & skip_not_1; // bvh8IcCore.ts:457
-  wire [5:0] node_req_valid_mux_9 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_leaf_next : ray6_leaf_next) : node_req_valid_slice_2 ? ray5_leaf_next : ray4_leaf_next; // bvh8IcCore.ts:330
-  wire [5:0] node_req_valid_mux_12 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_leaf_next : ray2_leaf_next) : node_req_valid_slice_2 ? ray1_leaf_next : ray0_leaf_next; // bvh8IcCore.ts:330
-  wire fromSlot = replay | second; // bvh8IcCore.ts:447
-  wire [5:0] node_req_valid_mux_16 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_parked_index : ray6_parked_index) : node_req_valid_slice_2 ? ray5_parked_index : ray4_parked_index; // bvh8IcCore.ts:330
-  wire [5:0] node_req_valid_mux_19 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_parked_index : ray2_parked_index) : node_req_valid_slice_2 ? ray1_parked_index : ray0_parked_index; // bvh8IcCore.ts:330
-  wire stored_slice_1 = bank[1]; // bvh8IcCore.ts:443
-  wire stored_slice_2 = bank[0]; // bvh8IcCore.ts:443
-  wire [39:0] stored_mux_2 = stored_slice_1 ? (stored_slice_2 ? rdata_7 : rdata_6) : stored_slice_2 ? rdata_5 : rdata_4; // bvh8IcCore.ts:443
-  wire [39:0] stored_mux_5 = stored_slice_1 ? (stored_slice_2 ? rdata_3 : rdata_2) : stored_slice_2 ? rdata_1 : rdata; // bvh8IcCore.ts:443
-  wire [39:0] stored_mux_6 = bank[2] ? stored_mux_2 : stored_mux_5; // bvh8IcCore.ts:443
-  wire [5:0] stored = stored_mux_6[37:32]; // bvh8IcCore.ts:443
-  wire [5:0] index_mux = fromSlot ? (node_req_valid_slice ? node_req_valid_mux_16 : node_req_valid_mux_19) : stored; // bvh8IcCore.ts:450
-  wire [5:0] index = inLeaf ? (node_req_valid_slice ? node_req_valid_mux_9 : node_req_valid_mux_12) : fresh ? 6'd0 : index_mux; // bvh8IcCore.ts:450
-  wire [5:0] node_req_valid_mux_23 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_reads : ray6_reads) : node_req_valid_slice_2 ? ray5_reads : ray4_reads; // bvh8IcCore.ts:330
-  wire [5:0] node_req_valid_mux_26 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_reads : ray2_reads) : node_req_valid_slice_2 ? ray1_reads : ray0_reads; // bvh8IcCore.ts:330
-  wire readable_ult_1 = (node_req_valid_slice ? node_req_valid_mux_23 : node_req_valid_mux_26) < node_count; // bvh8IcCore.ts:455
-  wire readable = index < node_count & readable_ult_1; // bvh8IcCore.ts:455
-  wire [5:0] node_req_valid_mux_30 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_pending : ray6_pending) : node_req_valid_slice_2 ? ray5_pending : ray4_pending; // bvh8IcCore.ts:330
-  wire [5:0] node_req_valid_mux_33 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_pending : ray2_pending) : node_req_valid_slice_2 ? ray1_pending : ray0_pending; // bvh8IcCore.ts:330
-  wire overlapped_ne = (node_req_valid_slice ? node_req_valid_mux_30 : node_req_valid_mux_33) != 6'd0; // bvh8IcCore.ts:459
-  wire overlapped = overlapped_ne & skip_not; // bvh8IcCore.ts:459
-  wire stored_1 = stored_mux_6[38]; // bvh8IcCore.ts:443
-  wire primitive_mux_1 = inLeaf ? 1'd1 : fresh | fromSlot ? 1'd0 : stored_1; // bvh8IcCore.ts:448
-  wire stored_2 = stored_mux_6[39]; // bvh8IcCore.ts:443
-  wire instance_ = ~(inLeaf | fresh | fromSlot) & stored_2; // bvh8IcCore.ts:449
-  wire undo_not = ~readable; // bvh8IcCore.ts:462
-  wire undo = wanted & overlapped & (primitive_mux_1 | instance_ | undo_not); // bvh8IcCore.ts:462
-  wire node_req_valid_mux_37 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_in_instance : ray6_in_instance) : node_req_valid_slice_2 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
-  wire node_req_valid_mux_40 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_in_instance : ray2_in_instance) : node_req_valid_slice_2 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
-  wire nested = instance_ & (node_req_valid_slice ? node_req_valid_mux_37 : node_req_valid_mux_40); // bvh8IcCore.ts:461
-  wire read = wanted & readable & ~undo & ~nested; // bvh8IcCore.ts:463
-  wire instanceBoxes = valid & second; // bvh8IcCore.ts:464
-  assign node_req_valid = read | again | instanceBoxes; // bvh8IcCore.ts:466
-  assign node_req_index = again ? againIndex : read | instanceBoxes ? index : 6'd0; // bvh8IcCore.ts:467
-  wire ray0_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd0; // bvh8IcCore.ts:1181
-  wire fault = wanted & ~overlapped & (undo_not | nested); // bvh8IcCore.ts:474
-  wire ray0_state_sel_eq_4 = slot_2 == 3'd0; // bvh8IcCore.ts:1003
+  assign counters_rays = ray_count; // bvh8IcCore.ts:1197
+  assign counters_tests = triangle_tests; // bvh8IcCore.ts:1198
+  assign counters_busy_cycles = busy; // bvh8IcCore.ts:1200
+  assign counters_node_tests = node_test_count; // bvh8IcCore.ts:1199
+  assign box_tests = box_test_count; // bvh8IcCore.ts:1201
+  assign primitive_nodes = primitive_node_count; // bvh8IcCore.ts:1202
+  assign instance_nodes = instance_node_count; // bvh8IcCore.ts:1204
+  wire not_inLeaf = ~inLeaf; // bvh8IcCore.ts:443
+  wire not_second = ~second; // bvh8IcCore.ts:443
+  wire [2:0] slot_2 = again ? slot : slot_1; // bvh8IcCore.ts:426
+  wire slot_2_bit_2 = slot_2[2]; // bvh8IcCore.ts:330
+  wire slot_2_bit_1 = slot_2[1]; // bvh8IcCore.ts:330
+  wire slot_2_bit_0 = slot_2[0]; // bvh8IcCore.ts:330
+  wire node_req_valid_mux_2 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_have_best : ray6_have_best) : slot_2_bit_0 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
+  wire node_req_valid_mux_5 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_have_best : ray2_have_best) : slot_2_bit_0 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
+  wire skip_and_2 = valid & not_inLeaf & not_second & (slot_2_bit_2 ? node_req_valid_mux_2 : node_req_valid_mux_5); // bvh8IcCore.ts:443
+  wire skip = skip_and_2 & fcmp0_flags == 2'd2; // bvh8IcCore.ts:443
+  wire wanted = valid & ~skip & not_second; // bvh8IcCore.ts:447
+  wire [5:0] node_req_valid_mux_9 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_leaf_next : ray6_leaf_next) : slot_2_bit_0 ? ray5_leaf_next : ray4_leaf_next; // bvh8IcCore.ts:330
+  wire [5:0] node_req_valid_mux_12 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_leaf_next : ray2_leaf_next) : slot_2_bit_0 ? ray1_leaf_next : ray0_leaf_next; // bvh8IcCore.ts:330
+  wire fromSlot = replay | second; // bvh8IcCore.ts:437
+  wire [5:0] node_req_valid_mux_16 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_parked_index : ray6_parked_index) : slot_2_bit_0 ? ray5_parked_index : ray4_parked_index; // bvh8IcCore.ts:330
+  wire [5:0] node_req_valid_mux_19 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_parked_index : ray2_parked_index) : slot_2_bit_0 ? ray1_parked_index : ray0_parked_index; // bvh8IcCore.ts:330
+  wire bank_bit_1 = bank[1]; // bvh8IcCore.ts:433
+  wire bank_bit_0 = bank[0]; // bvh8IcCore.ts:433
+  wire [39:0] stored_mux_2 = bank_bit_1 ? (bank_bit_0 ? rdata_7 : rdata_6) : bank_bit_0 ? rdata_5 : rdata_4; // bvh8IcCore.ts:433
+  wire [39:0] stored_mux_5 = bank_bit_1 ? (bank_bit_0 ? rdata_3 : rdata_2) : bank_bit_0 ? rdata_1 : rdata; // bvh8IcCore.ts:433
+  wire [39:0] stored_mux_6 = bank[2] ? stored_mux_2 : stored_mux_5; // bvh8IcCore.ts:433
+  wire [5:0] stored = stored_mux_6[37:32]; // bvh8IcCore.ts:433
+  wire [5:0] index_mux = fromSlot ? (slot_2_bit_2 ? node_req_valid_mux_16 : node_req_valid_mux_19) : stored; // bvh8IcCore.ts:440
+  wire [5:0] index = inLeaf ? (slot_2_bit_2 ? node_req_valid_mux_9 : node_req_valid_mux_12) : fresh ? 6'd0 : index_mux; // bvh8IcCore.ts:440
+  wire [5:0] node_req_valid_mux_23 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_reads : ray6_reads) : slot_2_bit_0 ? ray5_reads : ray4_reads; // bvh8IcCore.ts:330
+  wire [5:0] node_req_valid_mux_26 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_reads : ray2_reads) : slot_2_bit_0 ? ray1_reads : ray0_reads; // bvh8IcCore.ts:330
+  wire readable_ult_1 = (slot_2_bit_2 ? node_req_valid_mux_23 : node_req_valid_mux_26) < node_count; // bvh8IcCore.ts:445
+  wire readable = index < node_count & readable_ult_1; // bvh8IcCore.ts:445
+  wire [5:0] node_req_valid_mux_30 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_pending : ray6_pending) : slot_2_bit_0 ? ray5_pending : ray4_pending; // bvh8IcCore.ts:330
+  wire [5:0] node_req_valid_mux_33 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_pending : ray2_pending) : slot_2_bit_0 ? ray1_pending : ray0_pending; // bvh8IcCore.ts:330
+  wire overlapped = (slot_2_bit_2 ? node_req_valid_mux_30 : node_req_valid_mux_33) != 6'd0 & not_inLeaf; // bvh8IcCore.ts:449
+  wire stored_1 = stored_mux_6[38]; // bvh8IcCore.ts:433
+  wire primitive_mux_1 = inLeaf ? 1'd1 : fresh | fromSlot ? 1'd0 : stored_1; // bvh8IcCore.ts:438
+  wire stored_2 = stored_mux_6[39]; // bvh8IcCore.ts:433
+  wire instance_ = ~(inLeaf | fresh | fromSlot) & stored_2; // bvh8IcCore.ts:439
+  wire not_readable = ~readable; // bvh8IcCore.ts:452
+  wire undo = wanted & overlapped & (primitive_mux_1 | instance_ | not_readable); // bvh8IcCore.ts:452
+  wire node_req_valid_mux_37 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_in_instance : ray6_in_instance) : slot_2_bit_0 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
+  wire node_req_valid_mux_40 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_in_instance : ray2_in_instance) : slot_2_bit_0 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
+  wire nested = instance_ & (slot_2_bit_2 ? node_req_valid_mux_37 : node_req_valid_mux_40); // bvh8IcCore.ts:451
+  wire read = wanted & readable & ~undo & ~nested; // bvh8IcCore.ts:453
+  wire instanceBoxes = valid & second; // bvh8IcCore.ts:454
+  assign node_req_valid = read | again | instanceBoxes; // bvh8IcCore.ts:456
+  assign node_req_index = again ? againIndex : read | instanceBoxes ? index : 6'd0; // bvh8IcCore.ts:457
+  wire normal_valid_d11_and_normal_slot_d11_eq_0 = normal_valid_d11 & normal_slot_d11 == 3'd0; // bvh8IcCore.ts:1171
+  wire fault = wanted & ~overlapped & (not_readable | nested); // bvh8IcCore.ts:464
+  wire slot_2_eq_0 = slot_2 == 3'd0; // bvh8IcCore.ts:993
   wire tooManyChildren = 4'd3 < node_resp[639:636]; // instancePath.ts:40
   wire [61:0] addr = node_resp[445:384]; // instancePath.ts:36
   wire [56:0] rootBits = addr[61:5]; // instancePath.ts:37
   wire [5:0] root = rootBits[5:0]; // instancePath.ts:38
   wire rootInside = rootBits[56:6] == 51'd0 & root < node_count; // instancePath.ts:39
   wire fault_1 = tooManyChildren | addr[4:0] != 5'd0 | ~rootInside; // instancePath.ts:48
-  wire fault_and_2 = s2Instance & fault_1; // bvh8IcCore.ts:1173
-  wire ray0_state_sel_eq_5 = s2Slot == 3'd0; // bvh8IcCore.ts:1003
-  wire skip_1 = box_engine_out_valid & settled_have_best_d6 & fcmp2_flags == 2'd2; // bvh8IcCore.ts:753
-  wire kept = box_engine_out_valid & ~skip_1; // bvh8IcCore.ts:754
-  wire fault_and_4 = kept & settled_d6; // bvh8IcCore.ts:755
-  wire fault_2 = fault_and_4 & box_fault_d23; // bvh8IcCore.ts:755
-  wire [2:0] tag = box_engine_out_tag[66:64]; // bvh8IcCore.ts:741
-  wire ray0_state_sel_eq_6 = tag == 3'd0; // bvh8IcCore.ts:1003
-  wire fault_or_3 = fault & ray0_state_sel_eq_4 | fault_and_2 & ray0_state_sel_eq_5 | fault_2 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray0_state_sel_slice = resolve_slot_index[2]; // bvh8IcCore.ts:330
-  wire ray0_state_sel_slice_1 = resolve_slot_index[1]; // bvh8IcCore.ts:330
-  wire ray0_state_sel_slice_2 = resolve_slot_index[0]; // bvh8IcCore.ts:330
-  wire ray0_state_sel_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_have_best : ray6_have_best) : ray0_state_sel_slice_2 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
-  wire ray0_state_sel_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_have_best : ray2_have_best) : ray0_state_sel_slice_2 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
-  wire ray0_state_sel_mux_6 = ray0_state_sel_slice ? ray0_state_sel_mux_2 : ray0_state_sel_mux_5; // bvh8IcCore.ts:330
-  wire skip_2 = resolve_slot_valid & ray0_state_sel_mux_6 & fcmp11_flags == 2'd2; // bvh8IcCore.ts:813
-  wire fault_and_6 = resolve_slot_valid & ~skip_2; // bvh8IcCore.ts:818
-  wire ray0_state_sel_mux_9 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_fault : ray6_parked_fault) : ray0_state_sel_slice_2 ? ray5_parked_fault : ray4_parked_fault; // bvh8IcCore.ts:330
-  wire ray0_state_sel_mux_12 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_fault : ray2_parked_fault) : ray0_state_sel_slice_2 ? ray1_parked_fault : ray0_parked_fault; // bvh8IcCore.ts:330
-  wire ray0_state_sel_mux_13 = ray0_state_sel_slice ? ray0_state_sel_mux_9 : ray0_state_sel_mux_12; // bvh8IcCore.ts:330
-  wire fault_3 = fault_and_6 & ray0_state_sel_mux_13; // bvh8IcCore.ts:818
-  wire ray0_state_sel_eq_7 = resolve_slot_index == 3'd0; // bvh8IcCore.ts:1003
-  wire fault_4 = primitive_decoder_out_valid & primitive_decoder_error; // bvh8IcCore.ts:565
-  wire ray0_state_sel_eq_8 = primitive_slot_d3 == 3'd0; // bvh8IcCore.ts:1003
-  wire fault_or_5 = fault_or_3 | fault_3 & ray0_state_sel_eq_7 | fault_4 & ray0_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire valid_not = ~box_fault_d23; // bvh8IcCore.ts:756
-  wire valid_1 = fault_and_4 & valid_not; // bvh8IcCore.ts:756
-  wire ray0_state_sel_slice_4 = tag[1]; // bvh8IcCore.ts:330
-  wire ray0_state_sel_slice_5 = tag[0]; // bvh8IcCore.ts:330
-  wire [6:0] ray0_state_sel_mux_16 = ray0_state_sel_slice_4 ? (ray0_state_sel_slice_5 ? ray7_sp : ray6_sp) : ray0_state_sel_slice_5 ? ray5_sp : ray4_sp; // bvh8IcCore.ts:330
-  wire [6:0] ray0_state_sel_mux_19 = ray0_state_sel_slice_4 ? (ray0_state_sel_slice_5 ? ray3_sp : ray2_sp) : ray0_state_sel_slice_5 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:330
+  wire s2Instance_and_fault_1 = s2Instance & fault_1; // bvh8IcCore.ts:1163
+  wire s2Slot_eq_0 = s2Slot == 3'd0; // bvh8IcCore.ts:993
+  wire skip_1 = box_engine_out_valid & settled_have_best_d6 & fcmp2_flags == 2'd2; // bvh8IcCore.ts:743
+  wire kept = box_engine_out_valid & ~skip_1; // bvh8IcCore.ts:744
+  wire kept_and_settled_d6 = kept & settled_d6; // bvh8IcCore.ts:745
+  wire fault_2 = kept_and_settled_d6 & box_fault_d23; // bvh8IcCore.ts:745
+  wire [2:0] tag = box_engine_out_tag[66:64]; // bvh8IcCore.ts:731
+  wire tag_eq_0 = tag == 3'd0; // bvh8IcCore.ts:993
+  wire fault_or_3 = fault & slot_2_eq_0 | s2Instance_and_fault_1 & s2Slot_eq_0 | fault_2 & tag_eq_0; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_bit_2 = resolve_slot_index[2]; // bvh8IcCore.ts:330
+  wire resolve_slot_index_bit_1 = resolve_slot_index[1]; // bvh8IcCore.ts:330
+  wire resolve_slot_index_bit_0 = resolve_slot_index[0]; // bvh8IcCore.ts:330
+  wire ray0_state_sel_mux_2 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray7_have_best : ray6_have_best) : resolve_slot_index_bit_0 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
+  wire ray0_state_sel_mux_5 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray3_have_best : ray2_have_best) : resolve_slot_index_bit_0 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
+  wire ray0_state_sel_mux_6 = resolve_slot_index_bit_2 ? ray0_state_sel_mux_2 : ray0_state_sel_mux_5; // bvh8IcCore.ts:330
+  wire skip_2 = resolve_slot_valid & ray0_state_sel_mux_6 & fcmp11_flags == 2'd2; // bvh8IcCore.ts:803
+  wire resolve_slot_valid_and_not_skip_2 = resolve_slot_valid & ~skip_2; // bvh8IcCore.ts:808
+  wire ray0_state_sel_mux_9 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray7_parked_fault : ray6_parked_fault) : resolve_slot_index_bit_0 ? ray5_parked_fault : ray4_parked_fault; // bvh8IcCore.ts:330
+  wire ray0_state_sel_mux_12 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray3_parked_fault : ray2_parked_fault) : resolve_slot_index_bit_0 ? ray1_parked_fault : ray0_parked_fault; // bvh8IcCore.ts:330
+  wire ray0_state_sel_mux_13 = resolve_slot_index_bit_2 ? ray0_state_sel_mux_9 : ray0_state_sel_mux_12; // bvh8IcCore.ts:330
+  wire fault_3 = resolve_slot_valid_and_not_skip_2 & ray0_state_sel_mux_13; // bvh8IcCore.ts:808
+  wire resolve_slot_index_eq_0 = resolve_slot_index == 3'd0; // bvh8IcCore.ts:993
+  wire fault_4 = primitive_decoder_out_valid & primitive_decoder_error; // bvh8IcCore.ts:555
+  wire primitive_slot_d3_eq_0 = primitive_slot_d3 == 3'd0; // bvh8IcCore.ts:993
+  wire fault_or_5 = fault_or_3 | fault_3 & resolve_slot_index_eq_0 | fault_4 & primitive_slot_d3_eq_0; // bvh8IcCore.ts:1163
+  wire not_box_fault_d23 = ~box_fault_d23; // bvh8IcCore.ts:746
+  wire valid_1 = kept_and_settled_d6 & not_box_fault_d23; // bvh8IcCore.ts:746
+  wire tag_bit_1 = tag[1]; // bvh8IcCore.ts:330
+  wire tag_bit_0 = tag[0]; // bvh8IcCore.ts:330
+  wire [6:0] ray0_state_sel_mux_16 = tag_bit_1 ? (tag_bit_0 ? ray7_sp : ray6_sp) : tag_bit_0 ? ray5_sp : ray4_sp; // bvh8IcCore.ts:330
+  wire [6:0] ray0_state_sel_mux_19 = tag_bit_1 ? (tag_bit_0 ? ray3_sp : ray2_sp) : tag_bit_0 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:330
   wire [6:0] ray0_state_sel_mux_20 = tag[2] ? ray0_state_sel_mux_16 : ray0_state_sel_mux_19; // bvh8IcCore.ts:330
   wire [3:0] ray0_state_sel_add = {3'd0, box_engine_hit[0] & (fcmp3_flags == 2'd3 | fcmp3_flags == 2'd0)} + {3'd0, box_engine_hit[1] & (fcmp4_flags == 2'd3 | fcmp4_flags == 2'd0)}; // bvh8IcCore.ts:335
   wire [3:0] ray0_state_sel_add_1 = ray0_state_sel_add + {3'd0, box_engine_hit[2] & (fcmp5_flags == 2'd3 | fcmp5_flags == 2'd0)}; // bvh8IcCore.ts:335
@@ -1217,192 +1216,193 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] ray0_state_sel_add_5 = ray0_state_sel_add_4 + {3'd0, box_engine_hit[6] & (fcmp9_flags == 2'd3 | fcmp9_flags == 2'd0)}; // bvh8IcCore.ts:335
   wire [3:0] ray0_state_sel_zext_7 = {3'd0, box_engine_hit[7] & (fcmp10_flags == 2'd3 | fcmp10_flags == 2'd0)}; // bvh8IcCore.ts:335
   wire [3:0] ray0_state_sel_add_6 = ray0_state_sel_add_5 + ray0_state_sel_zext_7; // bvh8IcCore.ts:335
-  wire hitCount_ne = ray0_state_sel_add_6 != 4'd0; // bvh8IcCore.ts:766
-  wire [3:0] hitCount = box_instance_pass_d23 ? {3'd0, hitCount_ne} : ray0_state_sel_add_6; // bvh8IcCore.ts:766
-  wire [7:0] pushedSp = {1'd0, ray0_state_sel_mux_20} + {4'd0, hitCount}; // bvh8IcCore.ts:768
-  wire tooDeep = 8'd64 < pushedSp; // bvh8IcCore.ts:769
-  wire overflow = valid_1 & tooDeep; // bvh8IcCore.ts:770
-  wire fault_5 = fault_or_5 | overflow & ray0_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray0_state_sel_eq_25 = ray0_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray0_state_sel_eq_26 = ray0_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray0_state_sel_not = ~ray0_unresolved; // bvh8IcCore.ts:1171
+  wire hitCount_ne = ray0_state_sel_add_6 != 4'd0; // bvh8IcCore.ts:756
+  wire [3:0] hitCount = box_instance_pass_d23 ? {3'd0, hitCount_ne} : ray0_state_sel_add_6; // bvh8IcCore.ts:756
+  wire [7:0] pushedSp = {1'd0, ray0_state_sel_mux_20} + {4'd0, hitCount}; // bvh8IcCore.ts:758
+  wire tooDeep = 8'd64 < pushedSp; // bvh8IcCore.ts:759
+  wire overflow = valid_1 & tooDeep; // bvh8IcCore.ts:760
+  wire fault_5 = fault_or_5 | overflow & tag_eq_0; // bvh8IcCore.ts:1163
+  wire ray0_state_eq_pairs = ray0_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray0_pending_eq_0 = ray0_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray0_unresolved = ~ray0_unresolved; // bvh8IcCore.ts:1161
   wire [31:0] flags = ray0_query[95:64]; // queryAccept.ts:8
   wire anyHit = flags[0]; // queryAccept.ts:12
-  wire done_eq = ray0_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done = ray0_fault | anyHit & ray0_have_best | done_eq & ~ray0_in_leaf; // bvh8IcCore.ts:1170
-  wire ray0_state_sel_and_16 = resolve_slot_valid & ray0_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire kept_1 = fault_and_6 & ~ray0_state_sel_mux_13; // bvh8IcCore.ts:815
-  wire giveBack = kept_1 & ray0_state_sel_mux_6 & fcmp12_flags == 2'd2; // bvh8IcCore.ts:816
-  wire commit = kept_1 & ~giveBack; // bvh8IcCore.ts:817
-  wire ray0_state_sel_ne = ray0_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire unsettled = kept & ~settled_d6; // bvh8IcCore.ts:771
-  wire park_not = ~tooDeep; // bvh8IcCore.ts:774
-  wire park = unsettled & (box_fault_d23 | park_not); // bvh8IcCore.ts:774
-  wire ray0_state_sel_and_17 = park & ray0_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire undo_and_1 = unsettled & valid_not; // bvh8IcCore.ts:772
-  wire undo_1 = undo_and_1 & tooDeep; // bvh8IcCore.ts:772
-  wire ray0_state_sel_and_18 = undo_1 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray0_state_sel_and_19 = skip_1 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray0_state_sel_not_2 = ~overflow; // bvh8IcCore.ts:1091
-  wire ray0_state_sel_and_21 = valid_1 & ray0_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray0_state_sel_eq_28 = pushedSp == 8'd0; // bvh8IcCore.ts:1007
-  wire ray0_state_sel_and_22 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd0; // bvh8IcCore.ts:1080
-  wire ray0_state_sel_and_23 = s2Instance & ray0_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray0_sp_eq_0 = ray0_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done = ray0_fault | anyHit & ray0_have_best | ray0_sp_eq_0 & ~ray0_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_0 = resolve_slot_valid & resolve_slot_index_eq_0; // bvh8IcCore.ts:1113
+  wire kept_1 = resolve_slot_valid_and_not_skip_2 & ~ray0_state_sel_mux_13; // bvh8IcCore.ts:805
+  wire giveBack = kept_1 & ray0_state_sel_mux_6 & fcmp12_flags == 2'd2; // bvh8IcCore.ts:806
+  wire commit = kept_1 & ~giveBack; // bvh8IcCore.ts:807
+  wire ray0_pending_ne_0 = ray0_pending != 6'd0; // bvh8IcCore.ts:996
+  wire unsettled = kept & ~settled_d6; // bvh8IcCore.ts:761
+  wire not_tooDeep = ~tooDeep; // bvh8IcCore.ts:764
+  wire park = unsettled & (box_fault_d23 | not_tooDeep); // bvh8IcCore.ts:764
+  wire park_and_tag_eq_0 = park & tag_eq_0; // bvh8IcCore.ts:1102
+  wire unsettled_and_not_box_fault_d23 = unsettled & not_box_fault_d23; // bvh8IcCore.ts:762
+  wire undo_1 = unsettled_and_not_box_fault_d23 & tooDeep; // bvh8IcCore.ts:762
+  wire undo_1_and_tag_eq_0 = undo_1 & tag_eq_0; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_0 = skip_1 & tag_eq_0; // bvh8IcCore.ts:1094
+  wire not_overflow = ~overflow; // bvh8IcCore.ts:1081
+  wire valid_1_and_tag_eq_0_and_not_overflow = valid_1 & tag_eq_0 & not_overflow; // bvh8IcCore.ts:1081
+  wire pushedSp_eq_0 = pushedSp == 8'd0; // bvh8IcCore.ts:997
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_0 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd0; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_0 = s2Instance & s2Slot_eq_0; // bvh8IcCore.ts:1061
   wire [7:0] cullMask = node_resp[511:504]; // instancePath.ts:46
-  wire ray0_state_sel_slice_22 = s2Slot[2]; // bvh8IcCore.ts:330
-  wire ray0_state_sel_slice_23 = s2Slot[1]; // bvh8IcCore.ts:330
-  wire ray0_state_sel_slice_24 = s2Slot[0]; // bvh8IcCore.ts:330
-  wire [95:0] ray0_state_sel_mux_23 = ray0_state_sel_slice_23 ? (ray0_state_sel_slice_24 ? ray7_query : ray6_query) : ray0_state_sel_slice_24 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
-  wire [95:0] ray0_state_sel_mux_26 = ray0_state_sel_slice_23 ? (ray0_state_sel_slice_24 ? ray3_query : ray2_query) : ray0_state_sel_slice_24 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
-  wire [95:0] ray0_state_sel_mux_27 = ray0_state_sel_slice_22 ? ray0_state_sel_mux_23 : ray0_state_sel_mux_26; // bvh8IcCore.ts:330
+  wire s2Slot_bit_2 = s2Slot[2]; // bvh8IcCore.ts:330
+  wire s2Slot_bit_1 = s2Slot[1]; // bvh8IcCore.ts:330
+  wire s2Slot_bit_0 = s2Slot[0]; // bvh8IcCore.ts:330
+  wire [95:0] ray0_state_sel_mux_23 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray7_query : ray6_query) : s2Slot_bit_0 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
+  wire [95:0] ray0_state_sel_mux_26 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray3_query : ray2_query) : s2Slot_bit_0 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
+  wire [95:0] ray0_state_sel_mux_27 = s2Slot_bit_2 ? ray0_state_sel_mux_23 : ray0_state_sel_mux_26; // bvh8IcCore.ts:330
   wire [31:0] flags_1 = ray0_state_sel_mux_27[95:64]; // queryAccept.ts:8
   wire [7:0] mask = flags_1[15:8]; // queryAccept.ts:15
-  wire masked = (cullMask & mask) == 8'd0; // bvh8IcCore.ts:564
-  wire ray0_state_sel_and_24 = undo & ray0_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire obb_back_valid = obb_rotate_out_valid; // bvh8IcCore.ts:615
-  wire pop_arbiter_out_ready = ~obb_back_valid; // bvh8IcCore.ts:389
-  wire valid_2 = pop_arbiter_out_valid & pop_arbiter_out_ready; // bvh8IcCore.ts:392
-  wire ray0_state_sel_and_26 = valid_2 & pop_arbiter_chosen == 3'd0; // bvh8IcCore.ts:1048
-  wire ray0_state_sel_and_27 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvh8IcCore.ts:1042
-  wire ray0_state_sel_eq_32 = ray0_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire masked = (cullMask & mask) == 8'd0; // bvh8IcCore.ts:554
+  wire undo_and_slot_2_eq_0 = undo & slot_2_eq_0; // bvh8IcCore.ts:1053
+  wire obb_back_valid = obb_rotate_out_valid; // bvh8IcCore.ts:605
+  wire pop_arbiter_out_ready = ~obb_back_valid; // bvh8IcCore.ts:379
+  wire valid_2 = pop_arbiter_out_valid & pop_arbiter_out_ready; // bvh8IcCore.ts:382
+  wire valid_2_and_pop_arbiter_chosen_eq_0 = valid_2 & pop_arbiter_chosen == 3'd0; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_0 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvh8IcCore.ts:1032
+  wire ray0_state_eq_inverse = ray0_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
   wire accept = dispatch_ray_start & free_slot_valid; // rayIntake.ts:39
-  wire ray0_state_sel_and_28 = accept & free_slot_index == 3'd0; // bvh8IcCore.ts:1015
+  wire accept_and_free_slot_index_eq_0 = accept & free_slot_index == 3'd0; // bvh8IcCore.ts:1005
   wire rayValid_and_1 = ray_origin[30:23] != 8'd255 & ray_origin[62:55] != 8'd255 & ray_origin[94:87] != 8'd255; // rayIntake.ts:42
-  wire [31:0] d = ray_direction[31:0]; // watertightTest.ts:75
-  wire [31:0] d_1 = ray_direction[63:32]; // watertightTest.ts:75
-  wire [31:0] d_2 = ray_direction[95:64]; // watertightTest.ts:75
+  wire [31:0] d = ray_direction[31:0]; // watertightIntersection.ts:75
+  wire [31:0] d_1 = ray_direction[63:32]; // watertightIntersection.ts:75
+  wire [31:0] d_2 = ray_direction[95:64]; // watertightIntersection.ts:75
   wire rayValid_and_4 = rayValid_and_1 & d[30:23] != 8'd255 & d_1[30:23] != 8'd255 & d_2[30:23] != 8'd255; // rayIntake.ts:42
-  wire [30:0] ray0_axes_slice = d[30:0]; // watertightTest.ts:76
-  wire [30:0] ray0_axes_slice_1 = d_1[30:0]; // watertightTest.ts:76
-  wire [30:0] ray0_axes_slice_2 = d_2[30:0]; // watertightTest.ts:76
-  wire rayValid_and_6 = ray0_axes_slice == 31'd0 & ray0_axes_slice_1 == 31'd0 & ray0_axes_slice_2 == 31'd0; // rayIntake.ts:42
-  wire rayValid = rayValid_and_4 & ~rayValid_and_6; // rayIntake.ts:42
+  wire [30:0] d_bits_30_0 = d[30:0]; // watertightIntersection.ts:76
+  wire [30:0] d_1_bits_30_0 = d_1[30:0]; // watertightIntersection.ts:76
+  wire [30:0] d_2_bits_30_0 = d_2[30:0]; // watertightIntersection.ts:76
+  wire rayValid_not = ~(d_bits_30_0 == 31'd0 & d_1_bits_30_0 == 31'd0 & d_2_bits_30_0 == 31'd0); // rayIntake.ts:42
+  wire rayValid = rayValid_and_4 & rayValid_not; // rayIntake.ts:42
   wire traceable = node_count != 6'd0; // bvh8IcCore.ts:250
-  wire traced_and = rayValid & traceable; // rayIntake.ts:43
-  wire [5:0] ray0_leaf_next_add = primitive_index_d3 + 6'd1; // bvh8IcCore.ts:1146
-  wire leave = pair_queue_deq_valid & {1'd0, pair_index} == pair_queue_deq_bits_pairCount - 4'd1; // bvh8IcCore.ts:853
-  wire enqueue = primitive_decoder_out_valid & ~fault_4; // bvh8IcCore.ts:836
-  wire added_and = enqueue & ray0_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_zext = {2'd0, primitive_decoder_pair_count}; // bvh8IcCore.ts:1152
-  wire [5:0] added = added_and ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire [2:0] out = triangle_engine_out_tag[66:64]; // bvh8IcCore.ts:921
-  wire ray0_pending_eq = out == 3'd0; // bvh8IcCore.ts:1003
-  wire [5:0] answered = {5'd0, triangle_engine_out_valid & ray0_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray0_parked_tnear_sel_and = read & ray0_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [31:0] ray0_parked_tnear_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_parked_tnear : ray6_parked_tnear) : node_req_valid_slice_2 ? ray5_parked_tnear : ray4_parked_tnear; // bvh8IcCore.ts:330
-  wire [31:0] ray0_parked_tnear_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_parked_tnear : ray2_parked_tnear) : node_req_valid_slice_2 ? ray1_parked_tnear : ray0_parked_tnear; // bvh8IcCore.ts:330
-  wire [31:0] stored_3 = stored_mux_6[31:0]; // bvh8IcCore.ts:443
-  wire [31:0] tnear_mux = fromSlot ? (node_req_valid_slice ? ray0_parked_tnear_mux_2 : ray0_parked_tnear_mux_5) : stored_3; // bvh8IcCore.ts:451
-  wire [31:0] tnear_1 = fresh ? 32'd0 : tnear_mux; // bvh8IcCore.ts:451
-  wire [31:0] tnear_2 = again ? tnear : tnear_1; // bvh8IcCore.ts:479
-  wire [3:0] far_sub = hitCount - 4'd1; // bvh8IcCore.ts:785
-  wire far_slice_2 = far_sub[1]; // bvh8IcCore.ts:785
-  wire far_slice_3 = far_sub[0]; // bvh8IcCore.ts:785
-  wire [2:0] order = box_engine_order[23:21]; // bvh8IcCore.ts:758
-  wire [2:0] order_1 = box_engine_order[20:18]; // bvh8IcCore.ts:758
-  wire [2:0] order_2 = box_engine_order[17:15]; // bvh8IcCore.ts:758
-  wire [2:0] order_3 = box_engine_order[14:12]; // bvh8IcCore.ts:758
-  wire [2:0] far_mux_2 = far_slice_2 ? (far_slice_3 ? order : order_1) : far_slice_3 ? order_2 : order_3; // bvh8IcCore.ts:785
-  wire [2:0] order_4 = box_engine_order[11:9]; // bvh8IcCore.ts:758
-  wire [2:0] order_5 = box_engine_order[8:6]; // bvh8IcCore.ts:758
-  wire [2:0] order_6 = box_engine_order[5:3]; // bvh8IcCore.ts:758
-  wire [2:0] order_7 = box_engine_order[2:0]; // bvh8IcCore.ts:758
-  wire [2:0] far_mux_5 = far_slice_2 ? (far_slice_3 ? order_4 : order_5) : far_slice_3 ? order_6 : order_7; // bvh8IcCore.ts:785
-  wire [2:0] far_mux_6 = far_sub[2] ? far_mux_2 : far_mux_5; // bvh8IcCore.ts:785
-  wire far_slice_5 = far_mux_6[1]; // bvh8IcCore.ts:785
-  wire far_slice_6 = far_mux_6[0]; // bvh8IcCore.ts:785
-  wire [31:0] tnear_3 = box_engine_tnear[255:224]; // bvh8IcCore.ts:757
-  wire [31:0] tnear_4 = box_engine_tnear[223:192]; // bvh8IcCore.ts:757
-  wire [31:0] tnear_5 = box_engine_tnear[191:160]; // bvh8IcCore.ts:757
-  wire [31:0] tnear_6 = box_engine_tnear[159:128]; // bvh8IcCore.ts:757
-  wire [31:0] far_mux_9 = far_slice_5 ? (far_slice_6 ? tnear_3 : tnear_4) : far_slice_6 ? tnear_5 : tnear_6; // bvh8IcCore.ts:785
-  wire [31:0] tnear_7 = box_engine_tnear[127:96]; // bvh8IcCore.ts:757
-  wire [31:0] tnear_8 = box_engine_tnear[95:64]; // bvh8IcCore.ts:757
-  wire [31:0] tnear_9 = box_engine_tnear[63:32]; // bvh8IcCore.ts:757
-  wire [31:0] tnear_10 = box_engine_tnear[31:0]; // bvh8IcCore.ts:757
-  wire [31:0] far_mux_12 = far_slice_5 ? (far_slice_6 ? tnear_7 : tnear_8) : far_slice_6 ? tnear_9 : tnear_10; // bvh8IcCore.ts:785
-  wire [31:0] far = hitCount == 4'd0 ? 32'd0 : far_mux_6[2] ? far_mux_9 : far_mux_12; // bvh8IcCore.ts:785
-  wire [5:0] index_1 = again ? againIndex : index; // bvh8IcCore.ts:478
+  wire rayValid_and_traceable = rayValid & traceable; // rayIntake.ts:43
+  wire [5:0] primitive_index_d3_plus_1 = primitive_index_d3 + 6'd1; // bvh8IcCore.ts:1136
+  wire leave = pair_queue_deq_valid & {1'd0, pair_index} == pair_queue_deq_bits_pairCount - 4'd1; // bvh8IcCore.ts:843
+  wire enqueue = primitive_decoder_out_valid & ~fault_4; // bvh8IcCore.ts:826
+  wire enqueue_and_primitive_slot_d3_eq_0 = enqueue & primitive_slot_d3_eq_0; // bvh8IcCore.ts:1142
+  wire [5:0] primitive_decoder_pair_count_1 = {2'd0, primitive_decoder_pair_count}; // bvh8IcCore.ts:1142
+  wire [5:0] added = enqueue_and_primitive_slot_d3_eq_0 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire [2:0] out = triangle_engine_out_tag[66:64]; // bvh8IcCore.ts:911
+  wire out_eq_0 = out == 3'd0; // bvh8IcCore.ts:993
+  wire [5:0] answered = {5'd0, triangle_engine_out_valid & out_eq_0}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_0 = read & slot_2_eq_0; // bvh8IcCore.ts:1054
+  wire [31:0] ray0_parked_tnear_mux_2 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_parked_tnear : ray6_parked_tnear) : slot_2_bit_0 ? ray5_parked_tnear : ray4_parked_tnear; // bvh8IcCore.ts:330
+  wire [31:0] ray0_parked_tnear_mux_5 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_parked_tnear : ray2_parked_tnear) : slot_2_bit_0 ? ray1_parked_tnear : ray0_parked_tnear; // bvh8IcCore.ts:330
+  wire [31:0] stored_3 = stored_mux_6[31:0]; // bvh8IcCore.ts:433
+  wire [31:0] tnear_mux = fromSlot ? (slot_2_bit_2 ? ray0_parked_tnear_mux_2 : ray0_parked_tnear_mux_5) : stored_3; // bvh8IcCore.ts:441
+  wire [31:0] tnear_1 = fresh ? 32'd0 : tnear_mux; // bvh8IcCore.ts:441
+  wire [31:0] tnear_2 = again ? tnear : tnear_1; // bvh8IcCore.ts:469
+  wire [3:0] hitCount_minus_1 = hitCount - 4'd1; // bvh8IcCore.ts:775
+  wire hitCount_minus_1_bit_1 = hitCount_minus_1[1]; // bvh8IcCore.ts:775
+  wire hitCount_minus_1_bit_0 = hitCount_minus_1[0]; // bvh8IcCore.ts:775
+  wire [2:0] order = box_engine_order[23:21]; // bvh8IcCore.ts:748
+  wire [2:0] order_1 = box_engine_order[20:18]; // bvh8IcCore.ts:748
+  wire [2:0] order_2 = box_engine_order[17:15]; // bvh8IcCore.ts:748
+  wire [2:0] order_3 = box_engine_order[14:12]; // bvh8IcCore.ts:748
+  wire [2:0] far_mux_2 = hitCount_minus_1_bit_1 ? (hitCount_minus_1_bit_0 ? order : order_1) : hitCount_minus_1_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:775
+  wire [2:0] order_4 = box_engine_order[11:9]; // bvh8IcCore.ts:748
+  wire [2:0] order_5 = box_engine_order[8:6]; // bvh8IcCore.ts:748
+  wire [2:0] order_6 = box_engine_order[5:3]; // bvh8IcCore.ts:748
+  wire [2:0] order_7 = box_engine_order[2:0]; // bvh8IcCore.ts:748
+  wire [2:0] far_mux_5 = hitCount_minus_1_bit_1 ? (hitCount_minus_1_bit_0 ? order_4 : order_5) : hitCount_minus_1_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:775
+  wire [2:0] far_mux_6 = hitCount_minus_1[2] ? far_mux_2 : far_mux_5; // bvh8IcCore.ts:775
+  wire far_slice_5 = far_mux_6[1]; // bvh8IcCore.ts:775
+  wire far_slice_6 = far_mux_6[0]; // bvh8IcCore.ts:775
+  wire [31:0] tnear_3 = box_engine_tnear[255:224]; // bvh8IcCore.ts:747
+  wire [31:0] tnear_4 = box_engine_tnear[223:192]; // bvh8IcCore.ts:747
+  wire [31:0] tnear_5 = box_engine_tnear[191:160]; // bvh8IcCore.ts:747
+  wire [31:0] tnear_6 = box_engine_tnear[159:128]; // bvh8IcCore.ts:747
+  wire [31:0] far_mux_9 = far_slice_5 ? (far_slice_6 ? tnear_3 : tnear_4) : far_slice_6 ? tnear_5 : tnear_6; // bvh8IcCore.ts:775
+  wire [31:0] tnear_7 = box_engine_tnear[127:96]; // bvh8IcCore.ts:747
+  wire [31:0] tnear_8 = box_engine_tnear[95:64]; // bvh8IcCore.ts:747
+  wire [31:0] tnear_9 = box_engine_tnear[63:32]; // bvh8IcCore.ts:747
+  wire [31:0] tnear_10 = box_engine_tnear[31:0]; // bvh8IcCore.ts:747
+  wire [31:0] far_mux_12 = far_slice_5 ? (far_slice_6 ? tnear_7 : tnear_8) : far_slice_6 ? tnear_9 : tnear_10; // bvh8IcCore.ts:775
+  wire [31:0] far = hitCount == 4'd0 ? 32'd0 : far_mux_6[2] ? far_mux_9 : far_mux_12; // bvh8IcCore.ts:775
+  wire [5:0] index_1 = again ? againIndex : index; // bvh8IcCore.ts:468
   wire [3:0] ray0_parked_tests_add_1 = {3'd0, box_child_valid_d23[0]} + {3'd0, box_child_valid_d23[1]} + {3'd0, box_child_valid_d23[2]}; // bvh8IcCore.ts:335
   wire [3:0] ray0_parked_tests_add_3 = ray0_parked_tests_add_1 + {3'd0, box_child_valid_d23[3]} + {3'd0, box_child_valid_d23[4]}; // bvh8IcCore.ts:335
   wire [3:0] ray0_parked_tests_add_5 = ray0_parked_tests_add_3 + {3'd0, box_child_valid_d23[5]} + {3'd0, box_child_valid_d23[6]}; // bvh8IcCore.ts:335
   wire [3:0] ray0_parked_tests_add_6 = ray0_parked_tests_add_5 + {3'd0, box_child_valid_d23[7]}; // bvh8IcCore.ts:335
-  wire [5:0] ray0_reads_sub = ray0_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire enter = valid_1 & box_instance_pass_d23 & hitCount_ne; // bvh8IcCore.ts:787
-  wire ray0_reads_sel_and = enter & ray0_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire ray0_reads_sel_slice = pop_arbiter_chosen[2]; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_slice_1 = pop_arbiter_chosen[1]; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_slice_2 = pop_arbiter_chosen[0]; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_2 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray7_fresh : ray6_fresh) : ray0_reads_sel_slice_2 ? ray5_fresh : ray4_fresh; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_5 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_fresh : ray2_fresh) : ray0_reads_sel_slice_2 ? ray1_fresh : ray0_fresh; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_6 = ray0_reads_sel_slice ? ray0_reads_sel_mux_2 : ray0_reads_sel_mux_5; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_9 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray7_in_leaf : ray6_in_leaf) : ray0_reads_sel_slice_2 ? ray5_in_leaf : ray4_in_leaf; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_12 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_in_leaf : ray2_in_leaf) : ray0_reads_sel_slice_2 ? ray1_in_leaf : ray0_in_leaf; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_13 = ray0_reads_sel_slice ? ray0_reads_sel_mux_9 : ray0_reads_sel_mux_12; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_16 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray7_replay : ray6_replay) : ray0_reads_sel_slice_2 ? ray5_replay : ray4_replay; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_19 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_replay : ray2_replay) : ray0_reads_sel_slice_2 ? ray1_replay : ray0_replay; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_20 = ray0_reads_sel_slice ? ray0_reads_sel_mux_16 : ray0_reads_sel_mux_19; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_23 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray7_inst_again : ray6_inst_again) : ray0_reads_sel_slice_2 ? ray5_inst_again : ray4_inst_again; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_26 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_inst_again : ray2_inst_again) : ray0_reads_sel_slice_2 ? ray1_inst_again : ray0_inst_again; // bvh8IcCore.ts:330
-  wire ray0_reads_sel_mux_27 = ray0_reads_sel_slice ? ray0_reads_sel_mux_23 : ray0_reads_sel_mux_26; // bvh8IcCore.ts:330
-  wire fromStack_or_2 = ray0_reads_sel_mux_6 | ray0_reads_sel_mux_13 | ray0_reads_sel_mux_20 | ray0_reads_sel_mux_27; // bvh8IcCore.ts:397
-  wire fromStack = ~fromStack_or_2; // bvh8IcCore.ts:397
-  wire ray0_reads_sel_and_1 = ray7_in_instance & ray7_sp == ray7_mark; // bvh8IcCore.ts:377
-  wire ray0_reads_sel_and_2 = ray6_in_instance & ray6_sp == ray6_mark; // bvh8IcCore.ts:377
-  wire ray0_reads_sel_and_3 = ray5_in_instance & ray5_sp == ray5_mark; // bvh8IcCore.ts:377
-  wire ray0_reads_sel_and_4 = ray4_in_instance & ray4_sp == ray4_mark; // bvh8IcCore.ts:377
-  wire leave_mux_2 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray0_reads_sel_and_1 : ray0_reads_sel_and_2) : ray0_reads_sel_slice_2 ? ray0_reads_sel_and_3 : ray0_reads_sel_and_4; // bvh8IcCore.ts:405
-  wire ray0_reads_sel_and_5 = ray3_in_instance & ray3_sp == ray3_mark; // bvh8IcCore.ts:377
-  wire ray0_reads_sel_and_6 = ray2_in_instance & ray2_sp == ray2_mark; // bvh8IcCore.ts:377
-  wire ray0_reads_sel_and_7 = ray1_in_instance & ray1_sp == ray1_mark; // bvh8IcCore.ts:377
-  wire ray0_reads_sel_and_8 = ray0_in_instance & ray0_sp == ray0_mark; // bvh8IcCore.ts:377
-  wire leave_mux_5 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray0_reads_sel_and_5 : ray0_reads_sel_and_6) : ray0_reads_sel_slice_2 ? ray0_reads_sel_and_7 : ray0_reads_sel_and_8; // bvh8IcCore.ts:405
-  wire leave_1 = valid_2 & fromStack & (ray0_reads_sel_slice ? leave_mux_2 : leave_mux_5); // bvh8IcCore.ts:405
-  wire parkPush = undo_and_1 & park_not; // bvh8IcCore.ts:773
-  wire [6:0] ray0_sp_slice = pushedSp[6:0]; // bvh8IcCore.ts:1120
-  wire [6:0] ray0_sp_add = ray0_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire [6:0] ray0_sp_mux_2 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray7_sp : ray6_sp) : ray0_reads_sel_slice_2 ? ray5_sp : ray4_sp; // bvh8IcCore.ts:330
-  wire [6:0] ray0_sp_mux_5 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_sp : ray2_sp) : ray0_reads_sel_slice_2 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:330
-  wire [6:0] depth = (ray0_reads_sel_slice ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvh8IcCore.ts:391
-  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvh8IcCore.ts:1043
-  wire [2:0] obb_back_slot = obb_rotate_out_tag[47:45]; // bvh8IcCore.ts:616
-  wire ray0_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd0; // bvh8IcCore.ts:1036
-  wire yWins = ray0_axes_slice < ray0_axes_slice_1; // watertightTest.ts:77
-  wire zWins = (yWins ? ray0_axes_slice_1 : ray0_axes_slice) < ray0_axes_slice_2; // watertightTest.ts:78
-  wire [5:0] axesZ = d_2[31] ? 6'd33 : 6'd36; // watertightTest.ts:80
-  wire [5:0] axesY = d_1[31] ? 6'd24 : 6'd18; // watertightTest.ts:81
-  wire [5:0] axesX = d[31] ? 6'd6 : 6'd9; // watertightTest.ts:82
-  wire [5:0] ray0_axes_mux_1 = zWins ? axesZ : yWins ? axesY : axesX; // watertightTest.ts:83
-  wire [95:0] ray0_shear_concat = {shear_z_result, shear_y_result, shear_x_result}; // bvh8IcCore.ts:1044
+  wire [5:0] ray0_reads_minus_1 = ray0_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter = valid_1 & box_instance_pass_d23 & hitCount_ne; // bvh8IcCore.ts:777
+  wire enter_and_tag_eq_0 = enter & tag_eq_0; // bvh8IcCore.ts:1086
+  wire pop_arbiter_chosen_bit_2 = pop_arbiter_chosen[2]; // bvh8IcCore.ts:330
+  wire pop_arbiter_chosen_bit_1 = pop_arbiter_chosen[1]; // bvh8IcCore.ts:330
+  wire pop_arbiter_chosen_bit_0 = pop_arbiter_chosen[0]; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_2 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_fresh : ray6_fresh) : pop_arbiter_chosen_bit_0 ? ray5_fresh : ray4_fresh; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_5 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_fresh : ray2_fresh) : pop_arbiter_chosen_bit_0 ? ray1_fresh : ray0_fresh; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_6 = pop_arbiter_chosen_bit_2 ? ray0_reads_sel_mux_2 : ray0_reads_sel_mux_5; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_9 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_in_leaf : ray6_in_leaf) : pop_arbiter_chosen_bit_0 ? ray5_in_leaf : ray4_in_leaf; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_12 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_in_leaf : ray2_in_leaf) : pop_arbiter_chosen_bit_0 ? ray1_in_leaf : ray0_in_leaf; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_13 = pop_arbiter_chosen_bit_2 ? ray0_reads_sel_mux_9 : ray0_reads_sel_mux_12; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_16 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_replay : ray6_replay) : pop_arbiter_chosen_bit_0 ? ray5_replay : ray4_replay; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_19 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_replay : ray2_replay) : pop_arbiter_chosen_bit_0 ? ray1_replay : ray0_replay; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_20 = pop_arbiter_chosen_bit_2 ? ray0_reads_sel_mux_16 : ray0_reads_sel_mux_19; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_23 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_inst_again : ray6_inst_again) : pop_arbiter_chosen_bit_0 ? ray5_inst_again : ray4_inst_again; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_26 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_inst_again : ray2_inst_again) : pop_arbiter_chosen_bit_0 ? ray1_inst_again : ray0_inst_again; // bvh8IcCore.ts:330
+  wire ray0_reads_sel_mux_27 = pop_arbiter_chosen_bit_2 ? ray0_reads_sel_mux_23 : ray0_reads_sel_mux_26; // bvh8IcCore.ts:330
+  wire fromStack_or_2 = ray0_reads_sel_mux_6 | ray0_reads_sel_mux_13 | ray0_reads_sel_mux_20 | ray0_reads_sel_mux_27; // bvh8IcCore.ts:387
+  wire fromStack = ~fromStack_or_2; // bvh8IcCore.ts:387
+  wire ray7_in_instance_and_ray7_sp_eq_ray7_mark = ray7_in_instance & ray7_sp == ray7_mark; // bvh8IcCore.ts:367
+  wire ray6_in_instance_and_ray6_sp_eq_ray6_mark = ray6_in_instance & ray6_sp == ray6_mark; // bvh8IcCore.ts:367
+  wire leave_mux = pop_arbiter_chosen_bit_0 ? ray7_in_instance_and_ray7_sp_eq_ray7_mark : ray6_in_instance_and_ray6_sp_eq_ray6_mark; // bvh8IcCore.ts:395
+  wire ray5_in_instance_and_ray5_sp_eq_ray5_mark = ray5_in_instance & ray5_sp == ray5_mark; // bvh8IcCore.ts:367
+  wire ray4_in_instance_and_ray4_sp_eq_ray4_mark = ray4_in_instance & ray4_sp == ray4_mark; // bvh8IcCore.ts:367
+  wire leave_mux_1 = pop_arbiter_chosen_bit_0 ? ray5_in_instance_and_ray5_sp_eq_ray5_mark : ray4_in_instance_and_ray4_sp_eq_ray4_mark; // bvh8IcCore.ts:395
+  wire ray3_in_instance_and_ray3_sp_eq_ray3_mark = ray3_in_instance & ray3_sp == ray3_mark; // bvh8IcCore.ts:367
+  wire ray2_in_instance_and_ray2_sp_eq_ray2_mark = ray2_in_instance & ray2_sp == ray2_mark; // bvh8IcCore.ts:367
+  wire leave_mux_3 = pop_arbiter_chosen_bit_0 ? ray3_in_instance_and_ray3_sp_eq_ray3_mark : ray2_in_instance_and_ray2_sp_eq_ray2_mark; // bvh8IcCore.ts:395
+  wire ray1_in_instance_and_ray1_sp_eq_ray1_mark = ray1_in_instance & ray1_sp == ray1_mark; // bvh8IcCore.ts:367
+  wire ray0_in_instance_and_ray0_sp_eq_ray0_mark = ray0_in_instance & ray0_sp == ray0_mark; // bvh8IcCore.ts:367
+  wire leave_mux_4 = pop_arbiter_chosen_bit_0 ? ray1_in_instance_and_ray1_sp_eq_ray1_mark : ray0_in_instance_and_ray0_sp_eq_ray0_mark; // bvh8IcCore.ts:395
+  wire leave_mux_6 = pop_arbiter_chosen_bit_2 ? (pop_arbiter_chosen_bit_1 ? leave_mux : leave_mux_1) : pop_arbiter_chosen_bit_1 ? leave_mux_3 : leave_mux_4; // bvh8IcCore.ts:395
+  wire leave_1 = valid_2 & fromStack & leave_mux_6; // bvh8IcCore.ts:395
+  wire parkPush = unsettled_and_not_box_fault_d23 & not_tooDeep; // bvh8IcCore.ts:763
+  wire [6:0] pushedSp_bits_6_0 = pushedSp[6:0]; // bvh8IcCore.ts:1110
+  wire [6:0] ray0_sp_plus_1 = ray0_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire [6:0] ray0_sp_mux_2 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_sp : ray6_sp) : pop_arbiter_chosen_bit_0 ? ray5_sp : ray4_sp; // bvh8IcCore.ts:330
+  wire [6:0] ray0_sp_mux_5 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_sp : ray2_sp) : pop_arbiter_chosen_bit_0 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:330
+  wire [6:0] depth = (pop_arbiter_chosen_bit_2 ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvh8IcCore.ts:381
+  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvh8IcCore.ts:1033
+  wire [2:0] obb_back_slot = obb_rotate_out_tag[47:45]; // bvh8IcCore.ts:606
+  wire obb_back_valid_and_obb_back_slot_eq_0 = obb_back_valid & obb_back_slot == 3'd0; // bvh8IcCore.ts:1026
+  wire yWins = d_bits_30_0 < d_1_bits_30_0; // watertightIntersection.ts:77
+  wire zWins = (yWins ? d_1_bits_30_0 : d_bits_30_0) < d_2_bits_30_0; // watertightIntersection.ts:78
+  wire [5:0] axesZ = d_2[31] ? 6'd33 : 6'd36; // watertightIntersection.ts:80
+  wire [5:0] axesY = d_1[31] ? 6'd24 : 6'd18; // watertightIntersection.ts:81
+  wire [5:0] axesX = d[31] ? 6'd6 : 6'd9; // watertightIntersection.ts:82
+  wire [5:0] axesZ_if_zWins_else_axesY_if_yWins_else_axesX = zWins ? axesZ : yWins ? axesY : axesX; // watertightIntersection.ts:83
+  wire [95:0] ray0_shear_concat = {shear_z_result, shear_y_result, shear_x_result}; // bvh8IcCore.ts:1034
   wire [95:0] shear = {instance_shear_z_result, instance_shear_y_result, instance_shear_x_result}; // instancePath.ts:105
   wire [287:0] linear = {node_resp[351:320], node_resp[319:288], node_resp[287:256], node_resp[223:192], node_resp[191:160], node_resp[159:128], node_resp[95:64], node_resp[63:32], node_resp[31:0]}; // instancePath.ts:43
   wire [23:0] userData = node_resp[503:480]; // instancePath.ts:45
-  wire [31:0] ray0_inst_shader_slice = node_resp[479:448]; // instancePath.ts:35
-  wire ray0_have_best_sel_slice = out[2]; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_slice_1 = out[1]; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_slice_2 = out[0]; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_fault : ray6_fault) : ray0_have_best_sel_slice_2 ? ray5_fault : ray4_fault; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_fault : ray2_fault) : ray0_have_best_sel_slice_2 ? ray1_fault : ray0_fault; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_6 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_2 : ray0_have_best_sel_mux_5; // bvh8IcCore.ts:330
-  wire better_and_1 = triangle_engine_out_valid & triangle_engine_best_valid_out & ~ray0_have_best_sel_mux_6; // bvh8IcCore.ts:938
-  wire ray0_have_best_sel_mux_9 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_have_best : ray6_have_best) : ray0_have_best_sel_slice_2 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_12 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_have_best : ray2_have_best) : ray0_have_best_sel_slice_2 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_13 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_9 : ray0_have_best_sel_mux_12; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_16 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_in_instance : ray6_in_instance) : ray0_have_best_sel_slice_2 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_19 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_in_instance : ray2_in_instance) : ray0_have_best_sel_slice_2 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_20 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_16 : ray0_have_best_sel_mux_19; // bvh8IcCore.ts:330
-  wire [23:0] ray0_have_best_sel_mux_23 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_inst_user : ray6_inst_user) : ray0_have_best_sel_slice_2 ? ray5_inst_user : ray4_inst_user; // bvh8IcCore.ts:330
-  wire [23:0] ray0_have_best_sel_mux_26 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_inst_user : ray2_inst_user) : ray0_have_best_sel_slice_2 ? ray1_inst_user : ray0_inst_user; // bvh8IcCore.ts:330
-  wire [23:0] ray0_have_best_sel_mux_27 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_23 : ray0_have_best_sel_mux_26; // bvh8IcCore.ts:330
-  wire [24:0] ray0_have_best_sel_concat = {ray0_have_best_sel_mux_20, ray0_have_best_sel_mux_20 ? ray0_have_best_sel_mux_27 : 24'd0}; // bvh8IcCore.ts:61
-  wire [24:0] ray0_have_best_sel_mux_30 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_inst : ray6_best_inst) : ray0_have_best_sel_slice_2 ? ray5_best_inst : ray4_best_inst; // bvh8IcCore.ts:330
-  wire [24:0] ray0_have_best_sel_mux_33 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_inst : ray2_best_inst) : ray0_have_best_sel_slice_2 ? ray1_best_inst : ray0_best_inst; // bvh8IcCore.ts:330
-  wire [24:0] ray0_have_best_sel_mux_34 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_30 : ray0_have_best_sel_mux_33; // bvh8IcCore.ts:330
-  wire [31:0] ray0_have_best_sel_mux_37 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_index : ray6_best_index) : ray0_have_best_sel_slice_2 ? ray5_best_index : ray4_best_index; // bvh8IcCore.ts:330
-  wire [31:0] ray0_have_best_sel_mux_40 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_index : ray2_best_index) : ray0_have_best_sel_slice_2 ? ray1_best_index : ray0_best_index; // bvh8IcCore.ts:330
-  wire [31:0] ray0_have_best_sel_mux_41 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_37 : ray0_have_best_sel_mux_40; // bvh8IcCore.ts:330
-  wire closer_ult = {ray0_have_best_sel_concat, triangle_engine_best_index_out} < {ray0_have_best_sel_mux_34, ray0_have_best_sel_mux_41}; // bvh8IcCore.ts:932
-  wire closer = fcmp13_flags == 2'd3 | fcmp13_flags == 2'd0 & closer_ult; // bvh8IcCore.ts:932
+  wire [31:0] node_resp_bits_479_448 = node_resp[479:448]; // instancePath.ts:35
+  wire out_bit_2 = out[2]; // bvh8IcCore.ts:330
+  wire out_bit_1 = out[1]; // bvh8IcCore.ts:330
+  wire out_bit_0 = out[0]; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_2 = out_bit_1 ? (out_bit_0 ? ray7_fault : ray6_fault) : out_bit_0 ? ray5_fault : ray4_fault; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_5 = out_bit_1 ? (out_bit_0 ? ray3_fault : ray2_fault) : out_bit_0 ? ray1_fault : ray0_fault; // bvh8IcCore.ts:330
+  wire better_and_1 = triangle_engine_out_valid & triangle_engine_best_valid_out & ~(out_bit_2 ? ray0_have_best_sel_mux_2 : ray0_have_best_sel_mux_5); // bvh8IcCore.ts:928
+  wire ray0_have_best_sel_mux_9 = out_bit_1 ? (out_bit_0 ? ray7_have_best : ray6_have_best) : out_bit_0 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_12 = out_bit_1 ? (out_bit_0 ? ray3_have_best : ray2_have_best) : out_bit_0 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_13 = out_bit_2 ? ray0_have_best_sel_mux_9 : ray0_have_best_sel_mux_12; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_16 = out_bit_1 ? (out_bit_0 ? ray7_in_instance : ray6_in_instance) : out_bit_0 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_19 = out_bit_1 ? (out_bit_0 ? ray3_in_instance : ray2_in_instance) : out_bit_0 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_20 = out_bit_2 ? ray0_have_best_sel_mux_16 : ray0_have_best_sel_mux_19; // bvh8IcCore.ts:330
+  wire [23:0] ray0_have_best_sel_mux_23 = out_bit_1 ? (out_bit_0 ? ray7_inst_user : ray6_inst_user) : out_bit_0 ? ray5_inst_user : ray4_inst_user; // bvh8IcCore.ts:330
+  wire [23:0] ray0_have_best_sel_mux_26 = out_bit_1 ? (out_bit_0 ? ray3_inst_user : ray2_inst_user) : out_bit_0 ? ray1_inst_user : ray0_inst_user; // bvh8IcCore.ts:330
+  wire [23:0] inst_mux = ray0_have_best_sel_mux_20 ? (out_bit_2 ? ray0_have_best_sel_mux_23 : ray0_have_best_sel_mux_26) : 24'd0; // bvh8IcCore.ts:920
+  wire [24:0] ray0_have_best_sel_concat = {ray0_have_best_sel_mux_20, inst_mux}; // bvh8IcCore.ts:61
+  wire [24:0] ray0_have_best_sel_mux_30 = out_bit_1 ? (out_bit_0 ? ray7_best_inst : ray6_best_inst) : out_bit_0 ? ray5_best_inst : ray4_best_inst; // bvh8IcCore.ts:330
+  wire [24:0] ray0_have_best_sel_mux_33 = out_bit_1 ? (out_bit_0 ? ray3_best_inst : ray2_best_inst) : out_bit_0 ? ray1_best_inst : ray0_best_inst; // bvh8IcCore.ts:330
+  wire [31:0] ray0_have_best_sel_mux_37 = out_bit_1 ? (out_bit_0 ? ray7_best_index : ray6_best_index) : out_bit_0 ? ray5_best_index : ray4_best_index; // bvh8IcCore.ts:330
+  wire [31:0] ray0_have_best_sel_mux_40 = out_bit_1 ? (out_bit_0 ? ray3_best_index : ray2_best_index) : out_bit_0 ? ray1_best_index : ray0_best_index; // bvh8IcCore.ts:330
+  wire [56:0] closer_concat_1 = {out_bit_2 ? ray0_have_best_sel_mux_30 : ray0_have_best_sel_mux_33, out_bit_2 ? ray0_have_best_sel_mux_37 : ray0_have_best_sel_mux_40}; // bvh8IcCore.ts:922
+  wire closer_ult = {ray0_have_best_sel_concat, triangle_engine_best_index_out} < closer_concat_1; // bvh8IcCore.ts:922
+  wire closer = fcmp13_flags == 2'd3 | fcmp13_flags == 2'd0 & closer_ult; // bvh8IcCore.ts:922
   wire [31:0] flags_2 = ray7_query[95:64]; // queryAccept.ts:8
   wire anyHit_1 = flags_2[0]; // queryAccept.ts:12
   wire [31:0] flags_3 = ray6_query[95:64]; // queryAccept.ts:8
@@ -1411,298 +1411,297 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire anyHit_3 = flags_4[0]; // queryAccept.ts:12
   wire [31:0] flags_5 = ray4_query[95:64]; // queryAccept.ts:8
   wire anyHit_4 = flags_5[0]; // queryAccept.ts:12
-  wire ray0_have_best_sel_mux_44 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? anyHit_1 : anyHit_2) : ray0_have_best_sel_slice_2 ? anyHit_3 : anyHit_4; // bvh8IcCore.ts:330
+  wire ray0_have_best_sel_mux_44 = out_bit_1 ? (out_bit_0 ? anyHit_1 : anyHit_2) : out_bit_0 ? anyHit_3 : anyHit_4; // bvh8IcCore.ts:330
   wire [31:0] flags_6 = ray3_query[95:64]; // queryAccept.ts:8
   wire anyHit_5 = flags_6[0]; // queryAccept.ts:12
   wire [31:0] flags_7 = ray2_query[95:64]; // queryAccept.ts:8
   wire anyHit_6 = flags_7[0]; // queryAccept.ts:12
   wire [31:0] flags_8 = ray1_query[95:64]; // queryAccept.ts:8
   wire anyHit_7 = flags_8[0]; // queryAccept.ts:12
-  wire ray0_have_best_sel_mux_47 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? anyHit_5 : anyHit_6) : ray0_have_best_sel_slice_2 ? anyHit_7 : anyHit; // bvh8IcCore.ts:330
-  wire ray0_have_best_sel_mux_48 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_44 : ray0_have_best_sel_mux_47; // bvh8IcCore.ts:330
-  wire ended = ray0_have_best_sel_mux_48 & ray0_have_best_sel_mux_13; // bvh8IcCore.ts:937
-  wire better_not_2 = ~ended; // bvh8IcCore.ts:938
-  wire better = better_and_1 & (~ray0_have_best_sel_mux_13 | closer & better_not_2); // bvh8IcCore.ts:938
-  wire ray0_have_best_sel_and = better & ray0_pending_eq; // bvh8IcCore.ts:1157
-  wire [31:0] ray0_best_shader_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_inst_shader : ray6_inst_shader) : ray0_have_best_sel_slice_2 ? ray5_inst_shader : ray4_inst_shader; // bvh8IcCore.ts:330
-  wire [31:0] ray0_best_shader_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_inst_shader : ray2_inst_shader) : ray0_have_best_sel_slice_2 ? ray1_inst_shader : ray0_inst_shader; // bvh8IcCore.ts:330
-  wire [31:0] ray0_best_shader_mux_6 = ray0_have_best_sel_slice ? ray0_best_shader_mux_2 : ray0_best_shader_mux_5; // bvh8IcCore.ts:330
-  wire second_1 = triangle_engine_best_from[1]; // bvh8IcCore.ts:924
-  wire [31:0] out_1 = triangle_engine_out_tag[63:32]; // bvh8IcCore.ts:921
-  wire [31:0] out_2 = triangle_engine_out_tag[31:0]; // bvh8IcCore.ts:921
-  wire [31:0] geometry = second_1 ? out_1 : out_2; // bvh8IcCore.ts:934
-  wire [31:0] shader = ray0_have_best_sel_mux_20 & ray0_best_shader_mux_6 != 32'd0 ? ray0_best_shader_mux_6 : geometry; // bvh8IcCore.ts:948
+  wire ray0_have_best_sel_mux_47 = out_bit_1 ? (out_bit_0 ? anyHit_5 : anyHit_6) : out_bit_0 ? anyHit_7 : anyHit; // bvh8IcCore.ts:330
+  wire ended = (out_bit_2 ? ray0_have_best_sel_mux_44 : ray0_have_best_sel_mux_47) & ray0_have_best_sel_mux_13; // bvh8IcCore.ts:927
+  wire not_ended = ~ended; // bvh8IcCore.ts:928
+  wire better = better_and_1 & (~ray0_have_best_sel_mux_13 | closer & not_ended); // bvh8IcCore.ts:928
+  wire better_and_out_eq_0 = better & out_eq_0; // bvh8IcCore.ts:1147
+  wire [31:0] ray0_best_shader_mux_2 = out_bit_1 ? (out_bit_0 ? ray7_inst_shader : ray6_inst_shader) : out_bit_0 ? ray5_inst_shader : ray4_inst_shader; // bvh8IcCore.ts:330
+  wire [31:0] ray0_best_shader_mux_5 = out_bit_1 ? (out_bit_0 ? ray3_inst_shader : ray2_inst_shader) : out_bit_0 ? ray1_inst_shader : ray0_inst_shader; // bvh8IcCore.ts:330
+  wire [31:0] ray0_best_shader_mux_6 = out_bit_2 ? ray0_best_shader_mux_2 : ray0_best_shader_mux_5; // bvh8IcCore.ts:330
+  wire second_1 = triangle_engine_best_from[1]; // bvh8IcCore.ts:914
+  wire [31:0] out_1 = triangle_engine_out_tag[63:32]; // bvh8IcCore.ts:911
+  wire [31:0] out_2 = triangle_engine_out_tag[31:0]; // bvh8IcCore.ts:911
+  wire [31:0] geometry = second_1 ? out_1 : out_2; // bvh8IcCore.ts:924
+  wire [31:0] shader = ray0_have_best_sel_mux_20 & ray0_best_shader_mux_6 != 32'd0 ? ray0_best_shader_mux_6 : geometry; // bvh8IcCore.ts:938
   wire [95:0] normal = {fadd28_result, fadd23_result, fadd18_result}; // instancePath.ts:124
-  wire [95:0] normal_1 = second_1 ? triangle_engine_normal[191:96] : triangle_engine_normal[95:0]; // bvh8IcCore.ts:949
-  wire [31:0] u = second_1 ? triangle_engine_u[63:32] : triangle_engine_u[31:0]; // bvh8IcCore.ts:951
-  wire [31:0] v = second_1 ? triangle_engine_v[63:32] : triangle_engine_v[31:0]; // bvh8IcCore.ts:952
-  wire ray1_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd1; // bvh8IcCore.ts:1181
-  wire ray1_state_sel_eq_4 = slot_2 == 3'd1; // bvh8IcCore.ts:1003
-  wire ray1_state_sel_eq_5 = s2Slot == 3'd1; // bvh8IcCore.ts:1003
-  wire ray1_state_sel_eq_6 = tag == 3'd1; // bvh8IcCore.ts:1003
-  wire fault_or_7 = fault & ray1_state_sel_eq_4 | fault_and_2 & ray1_state_sel_eq_5 | fault_2 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray1_state_sel_eq_7 = resolve_slot_index == 3'd1; // bvh8IcCore.ts:1003
-  wire ray1_state_sel_eq_8 = primitive_slot_d3 == 3'd1; // bvh8IcCore.ts:1003
-  wire fault_or_9 = fault_or_7 | fault_3 & ray1_state_sel_eq_7 | fault_4 & ray1_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_6 = fault_or_9 | overflow & ray1_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray1_state_sel_eq_9 = ray1_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray1_state_sel_eq_10 = ray1_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray1_state_sel_not = ~ray1_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_1 = ray1_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_1 = ray1_fault | anyHit_7 & ray1_have_best | done_eq_1 & ~ray1_in_leaf; // bvh8IcCore.ts:1170
-  wire ray1_state_sel_and_7 = resolve_slot_valid & ray1_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray1_state_sel_ne = ray1_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray1_state_sel_and_8 = park & ray1_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray1_state_sel_and_9 = undo_1 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray1_state_sel_and_10 = skip_1 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray1_state_sel_and_12 = valid_1 & ray1_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray1_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd1; // bvh8IcCore.ts:1080
-  wire ray1_state_sel_and_14 = s2Instance & ray1_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray1_state_sel_and_15 = undo & ray1_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray1_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd1; // bvh8IcCore.ts:1048
-  wire ray1_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvh8IcCore.ts:1042
-  wire ray1_state_sel_eq_15 = ray1_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray1_state_sel_and_19 = accept & free_slot_index == 3'd1; // bvh8IcCore.ts:1015
-  wire added_and_1 = enqueue & ray1_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_1 = added_and_1 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray1_pending_eq = out == 3'd1; // bvh8IcCore.ts:1003
-  wire [5:0] answered_1 = {5'd0, triangle_engine_out_valid & ray1_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray1_parked_tnear_sel_and = read & ray1_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray1_reads_sub = ray1_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray1_reads_sel_and = enter & ray1_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray1_sp_add = ray1_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray1_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd1; // bvh8IcCore.ts:1036
-  wire ray1_have_best_sel_and = better & ray1_pending_eq; // bvh8IcCore.ts:1157
-  wire ray2_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd2; // bvh8IcCore.ts:1181
-  wire ray2_state_sel_eq_4 = slot_2 == 3'd2; // bvh8IcCore.ts:1003
-  wire ray2_state_sel_eq_5 = s2Slot == 3'd2; // bvh8IcCore.ts:1003
-  wire ray2_state_sel_eq_6 = tag == 3'd2; // bvh8IcCore.ts:1003
-  wire fault_or_11 = fault & ray2_state_sel_eq_4 | fault_and_2 & ray2_state_sel_eq_5 | fault_2 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray2_state_sel_eq_7 = resolve_slot_index == 3'd2; // bvh8IcCore.ts:1003
-  wire ray2_state_sel_eq_8 = primitive_slot_d3 == 3'd2; // bvh8IcCore.ts:1003
-  wire fault_or_13 = fault_or_11 | fault_3 & ray2_state_sel_eq_7 | fault_4 & ray2_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_7 = fault_or_13 | overflow & ray2_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray2_state_sel_eq_9 = ray2_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray2_state_sel_eq_10 = ray2_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray2_state_sel_not = ~ray2_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_2 = ray2_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_2 = ray2_fault | anyHit_6 & ray2_have_best | done_eq_2 & ~ray2_in_leaf; // bvh8IcCore.ts:1170
-  wire ray2_state_sel_and_7 = resolve_slot_valid & ray2_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray2_state_sel_ne = ray2_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray2_state_sel_and_8 = park & ray2_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray2_state_sel_and_9 = undo_1 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray2_state_sel_and_10 = skip_1 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray2_state_sel_and_12 = valid_1 & ray2_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray2_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd2; // bvh8IcCore.ts:1080
-  wire ray2_state_sel_and_14 = s2Instance & ray2_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray2_state_sel_and_15 = undo & ray2_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray2_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd2; // bvh8IcCore.ts:1048
-  wire ray2_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvh8IcCore.ts:1042
-  wire ray2_state_sel_eq_15 = ray2_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray2_state_sel_and_19 = accept & free_slot_index == 3'd2; // bvh8IcCore.ts:1015
-  wire added_and_2 = enqueue & ray2_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_2 = added_and_2 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray2_pending_eq = out == 3'd2; // bvh8IcCore.ts:1003
-  wire [5:0] answered_2 = {5'd0, triangle_engine_out_valid & ray2_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray2_parked_tnear_sel_and = read & ray2_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray2_reads_sub = ray2_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray2_reads_sel_and = enter & ray2_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray2_sp_add = ray2_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray2_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd2; // bvh8IcCore.ts:1036
-  wire ray2_have_best_sel_and = better & ray2_pending_eq; // bvh8IcCore.ts:1157
-  wire ray3_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd3; // bvh8IcCore.ts:1181
-  wire ray3_state_sel_eq_4 = slot_2 == 3'd3; // bvh8IcCore.ts:1003
-  wire ray3_state_sel_eq_5 = s2Slot == 3'd3; // bvh8IcCore.ts:1003
-  wire ray3_state_sel_eq_6 = tag == 3'd3; // bvh8IcCore.ts:1003
-  wire fault_or_15 = fault & ray3_state_sel_eq_4 | fault_and_2 & ray3_state_sel_eq_5 | fault_2 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray3_state_sel_eq_7 = resolve_slot_index == 3'd3; // bvh8IcCore.ts:1003
-  wire ray3_state_sel_eq_8 = primitive_slot_d3 == 3'd3; // bvh8IcCore.ts:1003
-  wire fault_or_17 = fault_or_15 | fault_3 & ray3_state_sel_eq_7 | fault_4 & ray3_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_8 = fault_or_17 | overflow & ray3_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray3_state_sel_eq_9 = ray3_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray3_state_sel_eq_10 = ray3_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray3_state_sel_not = ~ray3_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_3 = ray3_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_3 = ray3_fault | anyHit_5 & ray3_have_best | done_eq_3 & ~ray3_in_leaf; // bvh8IcCore.ts:1170
-  wire ray3_state_sel_and_7 = resolve_slot_valid & ray3_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray3_state_sel_ne = ray3_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray3_state_sel_and_8 = park & ray3_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray3_state_sel_and_9 = undo_1 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray3_state_sel_and_10 = skip_1 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray3_state_sel_and_12 = valid_1 & ray3_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray3_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd3; // bvh8IcCore.ts:1080
-  wire ray3_state_sel_and_14 = s2Instance & ray3_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray3_state_sel_and_15 = undo & ray3_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray3_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd3; // bvh8IcCore.ts:1048
-  wire ray3_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvh8IcCore.ts:1042
-  wire ray3_state_sel_eq_15 = ray3_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray3_state_sel_and_19 = accept & free_slot_index == 3'd3; // bvh8IcCore.ts:1015
-  wire added_and_3 = enqueue & ray3_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_3 = added_and_3 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray3_pending_eq = out == 3'd3; // bvh8IcCore.ts:1003
-  wire [5:0] answered_3 = {5'd0, triangle_engine_out_valid & ray3_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray3_parked_tnear_sel_and = read & ray3_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray3_reads_sub = ray3_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray3_reads_sel_and = enter & ray3_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray3_sp_add = ray3_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray3_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd3; // bvh8IcCore.ts:1036
-  wire ray3_have_best_sel_and = better & ray3_pending_eq; // bvh8IcCore.ts:1157
-  wire ray4_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd4; // bvh8IcCore.ts:1181
-  wire ray4_state_sel_eq_4 = slot_2 == 3'd4; // bvh8IcCore.ts:1003
-  wire ray4_state_sel_eq_5 = s2Slot == 3'd4; // bvh8IcCore.ts:1003
-  wire ray4_state_sel_eq_6 = tag == 3'd4; // bvh8IcCore.ts:1003
-  wire fault_or_19 = fault & ray4_state_sel_eq_4 | fault_and_2 & ray4_state_sel_eq_5 | fault_2 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray4_state_sel_eq_7 = resolve_slot_index == 3'd4; // bvh8IcCore.ts:1003
-  wire ray4_state_sel_eq_8 = primitive_slot_d3 == 3'd4; // bvh8IcCore.ts:1003
-  wire fault_or_21 = fault_or_19 | fault_3 & ray4_state_sel_eq_7 | fault_4 & ray4_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_9 = fault_or_21 | overflow & ray4_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray4_state_sel_eq_9 = ray4_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray4_state_sel_eq_10 = ray4_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray4_state_sel_not = ~ray4_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_4 = ray4_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_4 = ray4_fault | anyHit_4 & ray4_have_best | done_eq_4 & ~ray4_in_leaf; // bvh8IcCore.ts:1170
-  wire ray4_state_sel_and_7 = resolve_slot_valid & ray4_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray4_state_sel_ne = ray4_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray4_state_sel_and_8 = park & ray4_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray4_state_sel_and_9 = undo_1 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray4_state_sel_and_10 = skip_1 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray4_state_sel_and_12 = valid_1 & ray4_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray4_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd4; // bvh8IcCore.ts:1080
-  wire ray4_state_sel_and_14 = s2Instance & ray4_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray4_state_sel_and_15 = undo & ray4_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray4_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd4; // bvh8IcCore.ts:1048
-  wire ray4_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvh8IcCore.ts:1042
-  wire ray4_state_sel_eq_15 = ray4_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray4_state_sel_and_19 = accept & free_slot_index == 3'd4; // bvh8IcCore.ts:1015
-  wire added_and_4 = enqueue & ray4_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_4 = added_and_4 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray4_pending_eq = out == 3'd4; // bvh8IcCore.ts:1003
-  wire [5:0] answered_4 = {5'd0, triangle_engine_out_valid & ray4_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray4_parked_tnear_sel_and = read & ray4_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray4_reads_sub = ray4_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray4_reads_sel_and = enter & ray4_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray4_sp_add = ray4_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray4_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd4; // bvh8IcCore.ts:1036
-  wire ray4_have_best_sel_and = better & ray4_pending_eq; // bvh8IcCore.ts:1157
-  wire ray5_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd5; // bvh8IcCore.ts:1181
-  wire ray5_state_sel_eq_4 = slot_2 == 3'd5; // bvh8IcCore.ts:1003
-  wire ray5_state_sel_eq_5 = s2Slot == 3'd5; // bvh8IcCore.ts:1003
-  wire ray5_state_sel_eq_6 = tag == 3'd5; // bvh8IcCore.ts:1003
-  wire fault_or_23 = fault & ray5_state_sel_eq_4 | fault_and_2 & ray5_state_sel_eq_5 | fault_2 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray5_state_sel_eq_7 = resolve_slot_index == 3'd5; // bvh8IcCore.ts:1003
-  wire ray5_state_sel_eq_8 = primitive_slot_d3 == 3'd5; // bvh8IcCore.ts:1003
-  wire fault_or_25 = fault_or_23 | fault_3 & ray5_state_sel_eq_7 | fault_4 & ray5_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_10 = fault_or_25 | overflow & ray5_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray5_state_sel_eq_9 = ray5_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray5_state_sel_eq_10 = ray5_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray5_state_sel_not = ~ray5_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_5 = ray5_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_5 = ray5_fault | anyHit_3 & ray5_have_best | done_eq_5 & ~ray5_in_leaf; // bvh8IcCore.ts:1170
-  wire ray5_state_sel_and_7 = resolve_slot_valid & ray5_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray5_state_sel_ne = ray5_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray5_state_sel_and_8 = park & ray5_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray5_state_sel_and_9 = undo_1 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray5_state_sel_and_10 = skip_1 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray5_state_sel_and_12 = valid_1 & ray5_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray5_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd5; // bvh8IcCore.ts:1080
-  wire ray5_state_sel_and_14 = s2Instance & ray5_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray5_state_sel_and_15 = undo & ray5_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray5_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd5; // bvh8IcCore.ts:1048
-  wire ray5_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvh8IcCore.ts:1042
-  wire ray5_state_sel_eq_15 = ray5_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray5_state_sel_and_19 = accept & free_slot_index == 3'd5; // bvh8IcCore.ts:1015
-  wire added_and_5 = enqueue & ray5_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_5 = added_and_5 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray5_pending_eq = out == 3'd5; // bvh8IcCore.ts:1003
-  wire [5:0] answered_5 = {5'd0, triangle_engine_out_valid & ray5_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray5_parked_tnear_sel_and = read & ray5_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray5_reads_sub = ray5_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray5_reads_sel_and = enter & ray5_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray5_sp_add = ray5_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray5_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd5; // bvh8IcCore.ts:1036
-  wire ray5_have_best_sel_and = better & ray5_pending_eq; // bvh8IcCore.ts:1157
-  wire ray6_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd6; // bvh8IcCore.ts:1181
-  wire ray6_state_sel_eq_4 = slot_2 == 3'd6; // bvh8IcCore.ts:1003
-  wire ray6_state_sel_eq_5 = s2Slot == 3'd6; // bvh8IcCore.ts:1003
-  wire ray6_state_sel_eq_6 = tag == 3'd6; // bvh8IcCore.ts:1003
-  wire fault_or_27 = fault & ray6_state_sel_eq_4 | fault_and_2 & ray6_state_sel_eq_5 | fault_2 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray6_state_sel_eq_7 = resolve_slot_index == 3'd6; // bvh8IcCore.ts:1003
-  wire ray6_state_sel_eq_8 = primitive_slot_d3 == 3'd6; // bvh8IcCore.ts:1003
-  wire fault_or_29 = fault_or_27 | fault_3 & ray6_state_sel_eq_7 | fault_4 & ray6_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_11 = fault_or_29 | overflow & ray6_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray6_state_sel_eq_9 = ray6_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray6_state_sel_eq_10 = ray6_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray6_state_sel_not = ~ray6_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_6 = ray6_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_6 = ray6_fault | anyHit_2 & ray6_have_best | done_eq_6 & ~ray6_in_leaf; // bvh8IcCore.ts:1170
-  wire ray6_state_sel_and_7 = resolve_slot_valid & ray6_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray6_state_sel_ne = ray6_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray6_state_sel_and_8 = park & ray6_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray6_state_sel_and_9 = undo_1 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray6_state_sel_and_10 = skip_1 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray6_state_sel_and_12 = valid_1 & ray6_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray6_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd6; // bvh8IcCore.ts:1080
-  wire ray6_state_sel_and_14 = s2Instance & ray6_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray6_state_sel_and_15 = undo & ray6_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray6_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd6; // bvh8IcCore.ts:1048
-  wire ray6_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvh8IcCore.ts:1042
-  wire ray6_state_sel_eq_15 = ray6_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray6_state_sel_and_19 = accept & free_slot_index == 3'd6; // bvh8IcCore.ts:1015
-  wire added_and_6 = enqueue & ray6_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_6 = added_and_6 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray6_pending_eq = out == 3'd6; // bvh8IcCore.ts:1003
-  wire [5:0] answered_6 = {5'd0, triangle_engine_out_valid & ray6_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray6_parked_tnear_sel_and = read & ray6_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray6_reads_sub = ray6_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray6_reads_sel_and = enter & ray6_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray6_sp_add = ray6_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray6_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd6; // bvh8IcCore.ts:1036
-  wire ray6_have_best_sel_and = better & ray6_pending_eq; // bvh8IcCore.ts:1157
-  wire ray7_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd7; // bvh8IcCore.ts:1181
-  wire ray7_state_sel_eq_4 = slot_2 == 3'd7; // bvh8IcCore.ts:1003
-  wire ray7_state_sel_eq_5 = s2Slot == 3'd7; // bvh8IcCore.ts:1003
-  wire ray7_state_sel_eq_6 = tag == 3'd7; // bvh8IcCore.ts:1003
-  wire fault_or_31 = fault & ray7_state_sel_eq_4 | fault_and_2 & ray7_state_sel_eq_5 | fault_2 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray7_state_sel_eq_7 = resolve_slot_index == 3'd7; // bvh8IcCore.ts:1003
-  wire ray7_state_sel_eq_8 = primitive_slot_d3 == 3'd7; // bvh8IcCore.ts:1003
-  wire fault_or_33 = fault_or_31 | fault_3 & ray7_state_sel_eq_7 | fault_4 & ray7_state_sel_eq_8; // bvh8IcCore.ts:1173
-  wire fault_12 = fault_or_33 | overflow & ray7_state_sel_eq_6; // bvh8IcCore.ts:1173
-  wire ray7_state_sel_eq_9 = ray7_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
-  wire ray7_state_sel_eq_10 = ray7_pending == 6'd0; // bvh8IcCore.ts:1171
-  wire ray7_state_sel_not = ~ray7_unresolved; // bvh8IcCore.ts:1171
-  wire done_eq_7 = ray7_sp == 7'd0; // bvh8IcCore.ts:1170
-  wire done_7 = ray7_fault | anyHit_1 & ray7_have_best | done_eq_7 & ~ray7_in_leaf; // bvh8IcCore.ts:1170
-  wire ray7_state_sel_and_7 = resolve_slot_valid & ray7_state_sel_eq_7; // bvh8IcCore.ts:1123
-  wire ray7_state_sel_ne = ray7_pending != 6'd0; // bvh8IcCore.ts:1006
-  wire ray7_state_sel_and_8 = park & ray7_state_sel_eq_6; // bvh8IcCore.ts:1112
-  wire ray7_state_sel_and_9 = undo_1 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1108
-  wire ray7_state_sel_and_10 = skip_1 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1104
-  wire ray7_state_sel_and_12 = valid_1 & ray7_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
-  wire ray7_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd7; // bvh8IcCore.ts:1080
-  wire ray7_state_sel_and_14 = s2Instance & ray7_state_sel_eq_5; // bvh8IcCore.ts:1071
-  wire ray7_state_sel_and_15 = undo & ray7_state_sel_eq_4; // bvh8IcCore.ts:1063
-  wire ray7_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd7; // bvh8IcCore.ts:1048
-  wire ray7_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvh8IcCore.ts:1042
-  wire ray7_state_sel_eq_15 = ray7_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
-  wire ray7_state_sel_and_19 = accept & free_slot_index == 3'd7; // bvh8IcCore.ts:1015
-  wire ray7_in_leaf_p = ~primitive_decoder_range_stop; // bvh8IcCore.ts:521
-  wire added_and_7 = enqueue & ray7_state_sel_eq_8; // bvh8IcCore.ts:1152
-  wire [5:0] added_7 = added_and_7 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
-  wire ray7_pending_eq = out == 3'd7; // bvh8IcCore.ts:1003
-  wire [5:0] answered_7 = {5'd0, triangle_engine_out_valid & ray7_pending_eq}; // bvh8IcCore.ts:1153
-  wire ray7_parked_tnear_sel_and = read & ray7_state_sel_eq_4; // bvh8IcCore.ts:1064
-  wire [5:0] ray7_reads_sub = ray7_reads - 6'd1; // bvh8IcCore.ts:1132
-  wire ray7_reads_sel_and = enter & ray7_state_sel_eq_6; // bvh8IcCore.ts:1096
-  wire [6:0] ray7_sp_add = ray7_sp + 7'd1; // bvh8IcCore.ts:1011
-  wire ray7_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd7; // bvh8IcCore.ts:1036
-  wire ray7_have_best_sel_and = better & ray7_pending_eq; // bvh8IcCore.ts:1157
-  wire [5:0] obb_back_index = obb_rotate_out_tag[44:39]; // bvh8IcCore.ts:617
-  wire [31:0] obb_back_tnear = obb_rotate_out_tag[38:7]; // bvh8IcCore.ts:618
-  wire [6:0] obb_back_matrix = obb_rotate_out_tag[6:0]; // bvh8IcCore.ts:619
-  wire [95:0] obb_back_origin = obb_rotate_out_origin; // bvh8IcCore.ts:620
-  wire [95:0] obb_back_inv = obb_rotate_out_inv_dir; // bvh8IcCore.ts:621
+  wire [95:0] normal_1 = second_1 ? triangle_engine_normal[191:96] : triangle_engine_normal[95:0]; // bvh8IcCore.ts:939
+  wire [31:0] u = second_1 ? triangle_engine_u[63:32] : triangle_engine_u[31:0]; // bvh8IcCore.ts:941
+  wire [31:0] v = second_1 ? triangle_engine_v[63:32] : triangle_engine_v[31:0]; // bvh8IcCore.ts:942
+  wire normal_valid_d11_and_normal_slot_d11_eq_1 = normal_valid_d11 & normal_slot_d11 == 3'd1; // bvh8IcCore.ts:1171
+  wire slot_2_eq_1 = slot_2 == 3'd1; // bvh8IcCore.ts:993
+  wire s2Slot_eq_1 = s2Slot == 3'd1; // bvh8IcCore.ts:993
+  wire tag_eq_1 = tag == 3'd1; // bvh8IcCore.ts:993
+  wire fault_or_7 = fault & slot_2_eq_1 | s2Instance_and_fault_1 & s2Slot_eq_1 | fault_2 & tag_eq_1; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_1 = resolve_slot_index == 3'd1; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_1 = primitive_slot_d3 == 3'd1; // bvh8IcCore.ts:993
+  wire fault_or_9 = fault_or_7 | fault_3 & resolve_slot_index_eq_1 | fault_4 & primitive_slot_d3_eq_1; // bvh8IcCore.ts:1163
+  wire fault_6 = fault_or_9 | overflow & tag_eq_1; // bvh8IcCore.ts:1163
+  wire ray1_state_eq_pairs = ray1_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray1_pending_eq_0 = ray1_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray1_unresolved = ~ray1_unresolved; // bvh8IcCore.ts:1161
+  wire ray1_sp_eq_0 = ray1_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_1 = ray1_fault | anyHit_7 & ray1_have_best | ray1_sp_eq_0 & ~ray1_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_1 = resolve_slot_valid & resolve_slot_index_eq_1; // bvh8IcCore.ts:1113
+  wire ray1_pending_ne_0 = ray1_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_1 = park & tag_eq_1; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_1 = undo_1 & tag_eq_1; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_1 = skip_1 & tag_eq_1; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_1_and_not_overflow = valid_1 & tag_eq_1 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_1 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd1; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_1 = s2Instance & s2Slot_eq_1; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_1 = undo & slot_2_eq_1; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_1 = valid_2 & pop_arbiter_chosen == 3'd1; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_1 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvh8IcCore.ts:1032
+  wire ray1_state_eq_inverse = ray1_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_1 = accept & free_slot_index == 3'd1; // bvh8IcCore.ts:1005
+  wire enqueue_and_primitive_slot_d3_eq_1 = enqueue & primitive_slot_d3_eq_1; // bvh8IcCore.ts:1142
+  wire [5:0] added_1 = enqueue_and_primitive_slot_d3_eq_1 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_1 = out == 3'd1; // bvh8IcCore.ts:993
+  wire [5:0] answered_1 = {5'd0, triangle_engine_out_valid & out_eq_1}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_1 = read & slot_2_eq_1; // bvh8IcCore.ts:1054
+  wire [5:0] ray1_reads_minus_1 = ray1_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_1 = enter & tag_eq_1; // bvh8IcCore.ts:1086
+  wire [6:0] ray1_sp_plus_1 = ray1_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_1 = obb_back_valid & obb_back_slot == 3'd1; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_1 = better & out_eq_1; // bvh8IcCore.ts:1147
+  wire normal_valid_d11_and_normal_slot_d11_eq_2 = normal_valid_d11 & normal_slot_d11 == 3'd2; // bvh8IcCore.ts:1171
+  wire slot_2_eq_2 = slot_2 == 3'd2; // bvh8IcCore.ts:993
+  wire s2Slot_eq_2 = s2Slot == 3'd2; // bvh8IcCore.ts:993
+  wire tag_eq_2 = tag == 3'd2; // bvh8IcCore.ts:993
+  wire fault_or_11 = fault & slot_2_eq_2 | s2Instance_and_fault_1 & s2Slot_eq_2 | fault_2 & tag_eq_2; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_2 = resolve_slot_index == 3'd2; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_2 = primitive_slot_d3 == 3'd2; // bvh8IcCore.ts:993
+  wire fault_or_13 = fault_or_11 | fault_3 & resolve_slot_index_eq_2 | fault_4 & primitive_slot_d3_eq_2; // bvh8IcCore.ts:1163
+  wire fault_7 = fault_or_13 | overflow & tag_eq_2; // bvh8IcCore.ts:1163
+  wire ray2_state_eq_pairs = ray2_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray2_pending_eq_0 = ray2_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray2_unresolved = ~ray2_unresolved; // bvh8IcCore.ts:1161
+  wire ray2_sp_eq_0 = ray2_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_2 = ray2_fault | anyHit_6 & ray2_have_best | ray2_sp_eq_0 & ~ray2_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_2 = resolve_slot_valid & resolve_slot_index_eq_2; // bvh8IcCore.ts:1113
+  wire ray2_pending_ne_0 = ray2_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_2 = park & tag_eq_2; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_2 = undo_1 & tag_eq_2; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_2 = skip_1 & tag_eq_2; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_2_and_not_overflow = valid_1 & tag_eq_2 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_2 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd2; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_2 = s2Instance & s2Slot_eq_2; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_2 = undo & slot_2_eq_2; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_2 = valid_2 & pop_arbiter_chosen == 3'd2; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_2 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvh8IcCore.ts:1032
+  wire ray2_state_eq_inverse = ray2_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_2 = accept & free_slot_index == 3'd2; // bvh8IcCore.ts:1005
+  wire enqueue_and_primitive_slot_d3_eq_2 = enqueue & primitive_slot_d3_eq_2; // bvh8IcCore.ts:1142
+  wire [5:0] added_2 = enqueue_and_primitive_slot_d3_eq_2 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_2 = out == 3'd2; // bvh8IcCore.ts:993
+  wire [5:0] answered_2 = {5'd0, triangle_engine_out_valid & out_eq_2}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_2 = read & slot_2_eq_2; // bvh8IcCore.ts:1054
+  wire [5:0] ray2_reads_minus_1 = ray2_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_2 = enter & tag_eq_2; // bvh8IcCore.ts:1086
+  wire [6:0] ray2_sp_plus_1 = ray2_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_2 = obb_back_valid & obb_back_slot == 3'd2; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_2 = better & out_eq_2; // bvh8IcCore.ts:1147
+  wire normal_valid_d11_and_normal_slot_d11_eq_3 = normal_valid_d11 & normal_slot_d11 == 3'd3; // bvh8IcCore.ts:1171
+  wire slot_2_eq_3 = slot_2 == 3'd3; // bvh8IcCore.ts:993
+  wire s2Slot_eq_3 = s2Slot == 3'd3; // bvh8IcCore.ts:993
+  wire tag_eq_3 = tag == 3'd3; // bvh8IcCore.ts:993
+  wire fault_or_15 = fault & slot_2_eq_3 | s2Instance_and_fault_1 & s2Slot_eq_3 | fault_2 & tag_eq_3; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_3 = resolve_slot_index == 3'd3; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_3 = primitive_slot_d3 == 3'd3; // bvh8IcCore.ts:993
+  wire fault_or_17 = fault_or_15 | fault_3 & resolve_slot_index_eq_3 | fault_4 & primitive_slot_d3_eq_3; // bvh8IcCore.ts:1163
+  wire fault_8 = fault_or_17 | overflow & tag_eq_3; // bvh8IcCore.ts:1163
+  wire ray3_state_eq_pairs = ray3_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray3_pending_eq_0 = ray3_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray3_unresolved = ~ray3_unresolved; // bvh8IcCore.ts:1161
+  wire ray3_sp_eq_0 = ray3_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_3 = ray3_fault | anyHit_5 & ray3_have_best | ray3_sp_eq_0 & ~ray3_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_3 = resolve_slot_valid & resolve_slot_index_eq_3; // bvh8IcCore.ts:1113
+  wire ray3_pending_ne_0 = ray3_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_3 = park & tag_eq_3; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_3 = undo_1 & tag_eq_3; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_3 = skip_1 & tag_eq_3; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_3_and_not_overflow = valid_1 & tag_eq_3 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_3 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd3; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_3 = s2Instance & s2Slot_eq_3; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_3 = undo & slot_2_eq_3; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_3 = valid_2 & pop_arbiter_chosen == 3'd3; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_3 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvh8IcCore.ts:1032
+  wire ray3_state_eq_inverse = ray3_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_3 = accept & free_slot_index == 3'd3; // bvh8IcCore.ts:1005
+  wire enqueue_and_primitive_slot_d3_eq_3 = enqueue & primitive_slot_d3_eq_3; // bvh8IcCore.ts:1142
+  wire [5:0] added_3 = enqueue_and_primitive_slot_d3_eq_3 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_3 = out == 3'd3; // bvh8IcCore.ts:993
+  wire [5:0] answered_3 = {5'd0, triangle_engine_out_valid & out_eq_3}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_3 = read & slot_2_eq_3; // bvh8IcCore.ts:1054
+  wire [5:0] ray3_reads_minus_1 = ray3_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_3 = enter & tag_eq_3; // bvh8IcCore.ts:1086
+  wire [6:0] ray3_sp_plus_1 = ray3_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_3 = obb_back_valid & obb_back_slot == 3'd3; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_3 = better & out_eq_3; // bvh8IcCore.ts:1147
+  wire normal_valid_d11_and_normal_slot_d11_eq_4 = normal_valid_d11 & normal_slot_d11 == 3'd4; // bvh8IcCore.ts:1171
+  wire slot_2_eq_4 = slot_2 == 3'd4; // bvh8IcCore.ts:993
+  wire s2Slot_eq_4 = s2Slot == 3'd4; // bvh8IcCore.ts:993
+  wire tag_eq_4 = tag == 3'd4; // bvh8IcCore.ts:993
+  wire fault_or_19 = fault & slot_2_eq_4 | s2Instance_and_fault_1 & s2Slot_eq_4 | fault_2 & tag_eq_4; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_4 = resolve_slot_index == 3'd4; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_4 = primitive_slot_d3 == 3'd4; // bvh8IcCore.ts:993
+  wire fault_or_21 = fault_or_19 | fault_3 & resolve_slot_index_eq_4 | fault_4 & primitive_slot_d3_eq_4; // bvh8IcCore.ts:1163
+  wire fault_9 = fault_or_21 | overflow & tag_eq_4; // bvh8IcCore.ts:1163
+  wire ray4_state_eq_pairs = ray4_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray4_pending_eq_0 = ray4_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray4_unresolved = ~ray4_unresolved; // bvh8IcCore.ts:1161
+  wire ray4_sp_eq_0 = ray4_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_4 = ray4_fault | anyHit_4 & ray4_have_best | ray4_sp_eq_0 & ~ray4_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_4 = resolve_slot_valid & resolve_slot_index_eq_4; // bvh8IcCore.ts:1113
+  wire ray4_pending_ne_0 = ray4_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_4 = park & tag_eq_4; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_4 = undo_1 & tag_eq_4; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_4 = skip_1 & tag_eq_4; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_4_and_not_overflow = valid_1 & tag_eq_4 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_4 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd4; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_4 = s2Instance & s2Slot_eq_4; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_4 = undo & slot_2_eq_4; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_4 = valid_2 & pop_arbiter_chosen == 3'd4; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_4 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvh8IcCore.ts:1032
+  wire ray4_state_eq_inverse = ray4_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_4 = accept & free_slot_index == 3'd4; // bvh8IcCore.ts:1005
+  wire enqueue_and_primitive_slot_d3_eq_4 = enqueue & primitive_slot_d3_eq_4; // bvh8IcCore.ts:1142
+  wire [5:0] added_4 = enqueue_and_primitive_slot_d3_eq_4 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_4 = out == 3'd4; // bvh8IcCore.ts:993
+  wire [5:0] answered_4 = {5'd0, triangle_engine_out_valid & out_eq_4}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_4 = read & slot_2_eq_4; // bvh8IcCore.ts:1054
+  wire [5:0] ray4_reads_minus_1 = ray4_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_4 = enter & tag_eq_4; // bvh8IcCore.ts:1086
+  wire [6:0] ray4_sp_plus_1 = ray4_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_4 = obb_back_valid & obb_back_slot == 3'd4; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_4 = better & out_eq_4; // bvh8IcCore.ts:1147
+  wire normal_valid_d11_and_normal_slot_d11_eq_5 = normal_valid_d11 & normal_slot_d11 == 3'd5; // bvh8IcCore.ts:1171
+  wire slot_2_eq_5 = slot_2 == 3'd5; // bvh8IcCore.ts:993
+  wire s2Slot_eq_5 = s2Slot == 3'd5; // bvh8IcCore.ts:993
+  wire tag_eq_5 = tag == 3'd5; // bvh8IcCore.ts:993
+  wire fault_or_23 = fault & slot_2_eq_5 | s2Instance_and_fault_1 & s2Slot_eq_5 | fault_2 & tag_eq_5; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_5 = resolve_slot_index == 3'd5; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_5 = primitive_slot_d3 == 3'd5; // bvh8IcCore.ts:993
+  wire fault_or_25 = fault_or_23 | fault_3 & resolve_slot_index_eq_5 | fault_4 & primitive_slot_d3_eq_5; // bvh8IcCore.ts:1163
+  wire fault_10 = fault_or_25 | overflow & tag_eq_5; // bvh8IcCore.ts:1163
+  wire ray5_state_eq_pairs = ray5_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray5_pending_eq_0 = ray5_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray5_unresolved = ~ray5_unresolved; // bvh8IcCore.ts:1161
+  wire ray5_sp_eq_0 = ray5_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_5 = ray5_fault | anyHit_3 & ray5_have_best | ray5_sp_eq_0 & ~ray5_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_5 = resolve_slot_valid & resolve_slot_index_eq_5; // bvh8IcCore.ts:1113
+  wire ray5_pending_ne_0 = ray5_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_5 = park & tag_eq_5; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_5 = undo_1 & tag_eq_5; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_5 = skip_1 & tag_eq_5; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_5_and_not_overflow = valid_1 & tag_eq_5 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_5 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd5; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_5 = s2Instance & s2Slot_eq_5; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_5 = undo & slot_2_eq_5; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_5 = valid_2 & pop_arbiter_chosen == 3'd5; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_5 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvh8IcCore.ts:1032
+  wire ray5_state_eq_inverse = ray5_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_5 = accept & free_slot_index == 3'd5; // bvh8IcCore.ts:1005
+  wire enqueue_and_primitive_slot_d3_eq_5 = enqueue & primitive_slot_d3_eq_5; // bvh8IcCore.ts:1142
+  wire [5:0] added_5 = enqueue_and_primitive_slot_d3_eq_5 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_5 = out == 3'd5; // bvh8IcCore.ts:993
+  wire [5:0] answered_5 = {5'd0, triangle_engine_out_valid & out_eq_5}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_5 = read & slot_2_eq_5; // bvh8IcCore.ts:1054
+  wire [5:0] ray5_reads_minus_1 = ray5_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_5 = enter & tag_eq_5; // bvh8IcCore.ts:1086
+  wire [6:0] ray5_sp_plus_1 = ray5_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_5 = obb_back_valid & obb_back_slot == 3'd5; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_5 = better & out_eq_5; // bvh8IcCore.ts:1147
+  wire normal_valid_d11_and_normal_slot_d11_eq_6 = normal_valid_d11 & normal_slot_d11 == 3'd6; // bvh8IcCore.ts:1171
+  wire slot_2_eq_6 = slot_2 == 3'd6; // bvh8IcCore.ts:993
+  wire s2Slot_eq_6 = s2Slot == 3'd6; // bvh8IcCore.ts:993
+  wire tag_eq_6 = tag == 3'd6; // bvh8IcCore.ts:993
+  wire fault_or_27 = fault & slot_2_eq_6 | s2Instance_and_fault_1 & s2Slot_eq_6 | fault_2 & tag_eq_6; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_6 = resolve_slot_index == 3'd6; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_6 = primitive_slot_d3 == 3'd6; // bvh8IcCore.ts:993
+  wire fault_or_29 = fault_or_27 | fault_3 & resolve_slot_index_eq_6 | fault_4 & primitive_slot_d3_eq_6; // bvh8IcCore.ts:1163
+  wire fault_11 = fault_or_29 | overflow & tag_eq_6; // bvh8IcCore.ts:1163
+  wire ray6_state_eq_pairs = ray6_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray6_pending_eq_0 = ray6_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray6_unresolved = ~ray6_unresolved; // bvh8IcCore.ts:1161
+  wire ray6_sp_eq_0 = ray6_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_6 = ray6_fault | anyHit_2 & ray6_have_best | ray6_sp_eq_0 & ~ray6_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_6 = resolve_slot_valid & resolve_slot_index_eq_6; // bvh8IcCore.ts:1113
+  wire ray6_pending_ne_0 = ray6_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_6 = park & tag_eq_6; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_6 = undo_1 & tag_eq_6; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_6 = skip_1 & tag_eq_6; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_6_and_not_overflow = valid_1 & tag_eq_6 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_6 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd6; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_6 = s2Instance & s2Slot_eq_6; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_6 = undo & slot_2_eq_6; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_6 = valid_2 & pop_arbiter_chosen == 3'd6; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_6 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvh8IcCore.ts:1032
+  wire ray6_state_eq_inverse = ray6_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_6 = accept & free_slot_index == 3'd6; // bvh8IcCore.ts:1005
+  wire enqueue_and_primitive_slot_d3_eq_6 = enqueue & primitive_slot_d3_eq_6; // bvh8IcCore.ts:1142
+  wire [5:0] added_6 = enqueue_and_primitive_slot_d3_eq_6 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_6 = out == 3'd6; // bvh8IcCore.ts:993
+  wire [5:0] answered_6 = {5'd0, triangle_engine_out_valid & out_eq_6}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_6 = read & slot_2_eq_6; // bvh8IcCore.ts:1054
+  wire [5:0] ray6_reads_minus_1 = ray6_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_6 = enter & tag_eq_6; // bvh8IcCore.ts:1086
+  wire [6:0] ray6_sp_plus_1 = ray6_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_6 = obb_back_valid & obb_back_slot == 3'd6; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_6 = better & out_eq_6; // bvh8IcCore.ts:1147
+  wire normal_valid_d11_and_normal_slot_d11_eq_7 = normal_valid_d11 & normal_slot_d11 == 3'd7; // bvh8IcCore.ts:1171
+  wire slot_2_eq_7 = slot_2 == 3'd7; // bvh8IcCore.ts:993
+  wire s2Slot_eq_7 = s2Slot == 3'd7; // bvh8IcCore.ts:993
+  wire tag_eq_7 = tag == 3'd7; // bvh8IcCore.ts:993
+  wire fault_or_31 = fault & slot_2_eq_7 | s2Instance_and_fault_1 & s2Slot_eq_7 | fault_2 & tag_eq_7; // bvh8IcCore.ts:1163
+  wire resolve_slot_index_eq_7 = resolve_slot_index == 3'd7; // bvh8IcCore.ts:993
+  wire primitive_slot_d3_eq_7 = primitive_slot_d3 == 3'd7; // bvh8IcCore.ts:993
+  wire fault_or_33 = fault_or_31 | fault_3 & resolve_slot_index_eq_7 | fault_4 & primitive_slot_d3_eq_7; // bvh8IcCore.ts:1163
+  wire fault_12 = fault_or_33 | overflow & tag_eq_7; // bvh8IcCore.ts:1163
+  wire ray7_state_eq_pairs = ray7_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1161
+  wire ray7_pending_eq_0 = ray7_pending == 6'd0; // bvh8IcCore.ts:1161
+  wire not_ray7_unresolved = ~ray7_unresolved; // bvh8IcCore.ts:1161
+  wire ray7_sp_eq_0 = ray7_sp == 7'd0; // bvh8IcCore.ts:1160
+  wire done_7 = ray7_fault | anyHit_1 & ray7_have_best | ray7_sp_eq_0 & ~ray7_in_leaf; // bvh8IcCore.ts:1160
+  wire resolve_slot_valid_and_resolve_slot_index_eq_7 = resolve_slot_valid & resolve_slot_index_eq_7; // bvh8IcCore.ts:1113
+  wire ray7_pending_ne_0 = ray7_pending != 6'd0; // bvh8IcCore.ts:996
+  wire park_and_tag_eq_7 = park & tag_eq_7; // bvh8IcCore.ts:1102
+  wire undo_1_and_tag_eq_7 = undo_1 & tag_eq_7; // bvh8IcCore.ts:1098
+  wire skip_1_and_tag_eq_7 = skip_1 & tag_eq_7; // bvh8IcCore.ts:1094
+  wire valid_1_and_tag_eq_7_and_not_overflow = valid_1 & tag_eq_7 & not_overflow; // bvh8IcCore.ts:1081
+  wire instance_ray_valid_d14_and_instance_ray_slot_d14_eq_7 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd7; // bvh8IcCore.ts:1070
+  wire s2Instance_and_s2Slot_eq_7 = s2Instance & s2Slot_eq_7; // bvh8IcCore.ts:1061
+  wire undo_and_slot_2_eq_7 = undo & slot_2_eq_7; // bvh8IcCore.ts:1053
+  wire valid_2_and_pop_arbiter_chosen_eq_7 = valid_2 & pop_arbiter_chosen == 3'd7; // bvh8IcCore.ts:1038
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_7 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvh8IcCore.ts:1032
+  wire ray7_state_eq_inverse = ray7_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1036
+  wire accept_and_free_slot_index_eq_7 = accept & free_slot_index == 3'd7; // bvh8IcCore.ts:1005
+  wire not_primitive_decoder_range_stop = ~primitive_decoder_range_stop; // bvh8IcCore.ts:511
+  wire enqueue_and_primitive_slot_d3_eq_7 = enqueue & primitive_slot_d3_eq_7; // bvh8IcCore.ts:1142
+  wire [5:0] added_7 = enqueue_and_primitive_slot_d3_eq_7 ? primitive_decoder_pair_count_1 : 6'd0; // bvh8IcCore.ts:1142
+  wire out_eq_7 = out == 3'd7; // bvh8IcCore.ts:993
+  wire [5:0] answered_7 = {5'd0, triangle_engine_out_valid & out_eq_7}; // bvh8IcCore.ts:1143
+  wire read_and_slot_2_eq_7 = read & slot_2_eq_7; // bvh8IcCore.ts:1054
+  wire [5:0] ray7_reads_minus_1 = ray7_reads - 6'd1; // bvh8IcCore.ts:1122
+  wire enter_and_tag_eq_7 = enter & tag_eq_7; // bvh8IcCore.ts:1086
+  wire [6:0] ray7_sp_plus_1 = ray7_sp + 7'd1; // bvh8IcCore.ts:1001
+  wire obb_back_valid_and_obb_back_slot_eq_7 = obb_back_valid & obb_back_slot == 3'd7; // bvh8IcCore.ts:1026
+  wire better_and_out_eq_7 = better & out_eq_7; // bvh8IcCore.ts:1147
+  wire [5:0] obb_back_index = obb_rotate_out_tag[44:39]; // bvh8IcCore.ts:607
+  wire [31:0] obb_back_tnear = obb_rotate_out_tag[38:7]; // bvh8IcCore.ts:608
+  wire [6:0] obb_back_matrix = obb_rotate_out_tag[6:0]; // bvh8IcCore.ts:609
+  wire [95:0] obb_back_origin = obb_rotate_out_origin; // bvh8IcCore.ts:610
+  wire [95:0] obb_back_inv = obb_rotate_out_inv_dir; // bvh8IcCore.ts:611
   wire [7:0] free_slot_in = {ray7_state == BVH8SLOTSTATE_FREE, ray6_state == BVH8SLOTSTATE_FREE, ray5_state == BVH8SLOTSTATE_FREE, ray4_state == BVH8SLOTSTATE_FREE, ray3_state == BVH8SLOTSTATE_FREE, ray2_state == BVH8SLOTSTATE_FREE, ray1_state == BVH8SLOTSTATE_FREE, ray0_state == BVH8SLOTSTATE_FREE}; // rayIntake.ts:38
-  wire divide = accept & traced_and; // rayIntake.ts:44
+  wire divide = accept & rayValid_and_traceable; // rayIntake.ts:44
   wire inv_x_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:48
   wire [31:0] inv_x_b = divide ? d : 32'h3f800000; // rayIntake.ts:49
@@ -1713,98 +1712,112 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:48
   wire [31:0] inv_z_b = divide ? d_2 : 32'h3f800000; // rayIntake.ts:49
   wire shear_x_in_valid = divide; // rayIntake.ts:59
-  wire [1:0] shear_x_a_slice = ray0_axes_mux_1[1:0]; // watertightTest.ts:91
-  wire [31:0] shear_x_a = divide ? (shear_x_a_slice == 2'd0 ? d : shear_x_a_slice == 2'd1 ? d_1 : d_2) : 32'h3f800000; // rayIntake.ts:60
-  wire [1:0] shear_x_b_slice = ray0_axes_mux_1[5:4]; // watertightTest.ts:91
-  wire [31:0] shear_x_b = divide ? (shear_x_b_slice == 2'd0 ? d : shear_x_b_slice == 2'd1 ? d_1 : d_2) : 32'h3f800000; // rayIntake.ts:61
+  wire [1:0] axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_1_0 = axesZ_if_zWins_else_axesY_if_yWins_else_axesX[1:0]; // watertightIntersection.ts:91
+  wire [31:0] shear_x_a_mux = axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_1_0 == 2'd1 ? d_1 : d_2; // watertightIntersection.ts:87
+  wire [31:0] shear_x_a_mux_1 = axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_1_0 == 2'd0 ? d : shear_x_a_mux; // watertightIntersection.ts:87
+  wire [31:0] shear_x_a = divide ? shear_x_a_mux_1 : 32'h3f800000; // rayIntake.ts:60
+  wire [1:0] axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_5_4 = axesZ_if_zWins_else_axesY_if_yWins_else_axesX[5:4]; // watertightIntersection.ts:91
+  wire [31:0] shear_x_b_mux = axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_5_4 == 2'd1 ? d_1 : d_2; // watertightIntersection.ts:87
+  wire [31:0] shear_x_b_mux_1 = axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_5_4 == 2'd0 ? d : shear_x_b_mux; // watertightIntersection.ts:87
+  wire [31:0] shear_x_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
   wire shear_y_in_valid = divide; // rayIntake.ts:59
-  wire [1:0] shear_y_a_slice = ray0_axes_mux_1[3:2]; // watertightTest.ts:91
-  wire [31:0] shear_y_a = divide ? (shear_y_a_slice == 2'd0 ? d : shear_y_a_slice == 2'd1 ? d_1 : d_2) : 32'h3f800000; // rayIntake.ts:60
+  wire [1:0] axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_3_2 = axesZ_if_zWins_else_axesY_if_yWins_else_axesX[3:2]; // watertightIntersection.ts:91
+  wire [31:0] shear_y_a_mux = axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_3_2 == 2'd1 ? d_1 : d_2; // watertightIntersection.ts:87
+  wire [31:0] shear_y_a_mux_1 = axesZ_if_zWins_else_axesY_if_yWins_else_axesX_bits_3_2 == 2'd0 ? d : shear_y_a_mux; // watertightIntersection.ts:87
+  wire [31:0] shear_y_a = divide ? shear_y_a_mux_1 : 32'h3f800000; // rayIntake.ts:60
   wire [31:0] shear_y_b = shear_x_b; // rayIntake.ts:61
   wire shear_z_in_valid = divide; // rayIntake.ts:59
   wire [31:0] shear_z_a = 32'h3f800000; // rayIntake.ts:60
   wire [31:0] shear_z_b = shear_x_b; // rayIntake.ts:61
-  wire leavesEarly = ray0_reads_sel_and_8 & ~(ray0_in_leaf | ray0_replay | ray0_inst_again) & ray0_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_0_valid_and_2 = ray0_state == BVH8SLOTSTATE_READY & ~(ray0_in_leaf & ray0_queued) & ~leavesEarly; // bvh8IcCore.ts:385
-  wire overlap_not_1 = ~ray0_fault; // bvh8IcCore.ts:382
-  wire overlap_and_3 = ray0_state_sel_eq_25 & ~anyHit & overlap_not_1 & ray0_sp != 7'd0 & ~ray0_no_overlap; // bvh8IcCore.ts:382
-  wire overlap = overlap_and_3 & ray0_state_sel_not & ray0_state_sel_ne & ~ray0_reads_sel_and_8; // bvh8IcCore.ts:382
-  wire root_1 = ray0_state_sel_eq_32 & ray0_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_0_valid = pop_arbiter_in_0_valid_and_2 | overlap | root_1; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_0_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_1 = ray0_reads_sel_and_7 & ~(ray1_in_leaf | ray1_replay | ray1_inst_again) & ray1_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_1_valid_and_2 = ray1_state == BVH8SLOTSTATE_READY & ~(ray1_in_leaf & ray1_queued) & ~leavesEarly_1; // bvh8IcCore.ts:385
-  wire overlap_not_5 = ~ray1_fault; // bvh8IcCore.ts:382
-  wire overlap_and_9 = ray1_state_sel_eq_9 & ~anyHit_7 & overlap_not_5 & ray1_sp != 7'd0 & ~ray1_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_1 = overlap_and_9 & ray1_state_sel_not & ray1_state_sel_ne & ~ray0_reads_sel_and_7; // bvh8IcCore.ts:382
-  wire root_2 = ray1_state_sel_eq_15 & ray1_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_1_valid = pop_arbiter_in_1_valid_and_2 | overlap_1 | root_2; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_1_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_2 = ray0_reads_sel_and_6 & ~(ray2_in_leaf | ray2_replay | ray2_inst_again) & ray2_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_2_valid_and_2 = ray2_state == BVH8SLOTSTATE_READY & ~(ray2_in_leaf & ray2_queued) & ~leavesEarly_2; // bvh8IcCore.ts:385
-  wire overlap_not_9 = ~ray2_fault; // bvh8IcCore.ts:382
-  wire overlap_and_15 = ray2_state_sel_eq_9 & ~anyHit_6 & overlap_not_9 & ray2_sp != 7'd0 & ~ray2_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_2 = overlap_and_15 & ray2_state_sel_not & ray2_state_sel_ne & ~ray0_reads_sel_and_6; // bvh8IcCore.ts:382
-  wire root_3 = ray2_state_sel_eq_15 & ray2_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_2_valid = pop_arbiter_in_2_valid_and_2 | overlap_2 | root_3; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_2_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_3 = ray0_reads_sel_and_5 & ~(ray3_in_leaf | ray3_replay | ray3_inst_again) & ray3_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_3_valid_and_2 = ray3_state == BVH8SLOTSTATE_READY & ~(ray3_in_leaf & ray3_queued) & ~leavesEarly_3; // bvh8IcCore.ts:385
-  wire overlap_not_13 = ~ray3_fault; // bvh8IcCore.ts:382
-  wire overlap_and_21 = ray3_state_sel_eq_9 & ~anyHit_5 & overlap_not_13 & ray3_sp != 7'd0 & ~ray3_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_3 = overlap_and_21 & ray3_state_sel_not & ray3_state_sel_ne & ~ray0_reads_sel_and_5; // bvh8IcCore.ts:382
-  wire root_4 = ray3_state_sel_eq_15 & ray3_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_3_valid = pop_arbiter_in_3_valid_and_2 | overlap_3 | root_4; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_3_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_4 = ray0_reads_sel_and_4 & ~(ray4_in_leaf | ray4_replay | ray4_inst_again) & ray4_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_4_valid_and_2 = ray4_state == BVH8SLOTSTATE_READY & ~(ray4_in_leaf & ray4_queued) & ~leavesEarly_4; // bvh8IcCore.ts:385
-  wire overlap_not_17 = ~ray4_fault; // bvh8IcCore.ts:382
-  wire overlap_and_27 = ray4_state_sel_eq_9 & ~anyHit_4 & overlap_not_17 & ray4_sp != 7'd0 & ~ray4_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_4 = overlap_and_27 & ray4_state_sel_not & ray4_state_sel_ne & ~ray0_reads_sel_and_4; // bvh8IcCore.ts:382
-  wire root_5 = ray4_state_sel_eq_15 & ray4_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_4_valid = pop_arbiter_in_4_valid_and_2 | overlap_4 | root_5; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_4_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_5 = ray0_reads_sel_and_3 & ~(ray5_in_leaf | ray5_replay | ray5_inst_again) & ray5_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_5_valid_and_2 = ray5_state == BVH8SLOTSTATE_READY & ~(ray5_in_leaf & ray5_queued) & ~leavesEarly_5; // bvh8IcCore.ts:385
-  wire overlap_not_21 = ~ray5_fault; // bvh8IcCore.ts:382
-  wire overlap_and_33 = ray5_state_sel_eq_9 & ~anyHit_3 & overlap_not_21 & ray5_sp != 7'd0 & ~ray5_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_5 = overlap_and_33 & ray5_state_sel_not & ray5_state_sel_ne & ~ray0_reads_sel_and_3; // bvh8IcCore.ts:382
-  wire root_6 = ray5_state_sel_eq_15 & ray5_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_5_valid = pop_arbiter_in_5_valid_and_2 | overlap_5 | root_6; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_5_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_6 = ray0_reads_sel_and_2 & ~(ray6_in_leaf | ray6_replay | ray6_inst_again) & ray6_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_6_valid_and_2 = ray6_state == BVH8SLOTSTATE_READY & ~(ray6_in_leaf & ray6_queued) & ~leavesEarly_6; // bvh8IcCore.ts:385
-  wire overlap_not_25 = ~ray6_fault; // bvh8IcCore.ts:382
-  wire overlap_and_39 = ray6_state_sel_eq_9 & ~anyHit_2 & overlap_not_25 & ray6_sp != 7'd0 & ~ray6_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_6 = overlap_and_39 & ray6_state_sel_not & ray6_state_sel_ne & ~ray0_reads_sel_and_2; // bvh8IcCore.ts:382
-  wire root_7 = ray6_state_sel_eq_15 & ray6_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_6_valid = pop_arbiter_in_6_valid_and_2 | overlap_6 | root_7; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_6_bits = 1'd0; // bvh8IcCore.ts:386
-  wire leavesEarly_7 = ray0_reads_sel_and_1 & ~(ray7_in_leaf | ray7_replay | ray7_inst_again) & ray7_state_sel_ne; // bvh8IcCore.ts:380
-  wire pop_arbiter_in_7_valid_and_2 = ray7_state == BVH8SLOTSTATE_READY & ~(ray7_in_leaf & ray7_queued) & ~leavesEarly_7; // bvh8IcCore.ts:385
-  wire overlap_not_29 = ~ray7_fault; // bvh8IcCore.ts:382
-  wire overlap_and_45 = ray7_state_sel_eq_9 & ~anyHit_1 & overlap_not_29 & ray7_sp != 7'd0 & ~ray7_no_overlap; // bvh8IcCore.ts:382
-  wire overlap_7 = overlap_and_45 & ray7_state_sel_not & ray7_state_sel_ne & ~ray0_reads_sel_and_1; // bvh8IcCore.ts:382
-  wire root_8 = ray7_state_sel_eq_15 & ray7_root_wait == 4'd0; // bvh8IcCore.ts:384
-  wire pop_arbiter_in_7_valid = pop_arbiter_in_7_valid_and_2 | overlap_7 | root_8; // bvh8IcCore.ts:385
-  wire pop_arbiter_in_7_bits = 1'd0; // bvh8IcCore.ts:386
-  wire fcmp0_in_valid = 1'd1; // bvh8IcCore.ts:453
-  wire [31:0] fcmp0_a = tnear_1; // bvh8IcCore.ts:453
-  wire [31:0] fcmp0_b_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_best_t : ray6_best_t) : node_req_valid_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp0_b_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_best_t : ray2_best_t) : node_req_valid_slice_2 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp0_b = node_req_valid_slice ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvh8IcCore.ts:453
-  wire s2Instance_and = read & instance_; // bvh8IcCore.ts:527
-  wire box_decoder_in_valid = s2Box | s2InstanceBoxes; // bvh8IcCore.ts:533
-  wire [1023:0] box_decoder_node_mux = s2InstanceBoxes ? {384'd0, node_resp[1023:640], 32'h7f, node_resp[639:512], 96'd0} : 1024'd0; // bvh8IcCore.ts:534
-  wire [1023:0] box_decoder_node = s2Box ? node_resp : box_decoder_node_mux; // bvh8IcCore.ts:534
-  wire primitive_decoder_in_valid = s2Primitive; // bvh8IcCore.ts:536
-  wire [1023:0] primitive_decoder_node = s2Primitive ? node_resp : 1024'd0; // bvh8IcCore.ts:537
-  wire fmax_box_lower_in_valid = 1'd1; // bvh8IcCore.ts:339
-  wire [31:0] fmax_box_lower_a = 32'd0; // bvh8IcCore.ts:340
+  wire leavesEarly_and = ray0_in_instance_and_ray0_sp_eq_ray0_mark & ~(ray0_in_leaf | ray0_replay | ray0_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly = leavesEarly_and & ray0_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_0_valid_and_2 = ray0_state == BVH8SLOTSTATE_READY & ~(ray0_in_leaf & ray0_queued) & ~leavesEarly; // bvh8IcCore.ts:375
+  wire not_ray0_fault = ~ray0_fault; // bvh8IcCore.ts:372
+  wire overlap_and_3 = ray0_state_eq_pairs & ~anyHit & not_ray0_fault & ray0_sp != 7'd0 & ~ray0_no_overlap; // bvh8IcCore.ts:372
+  wire overlap = overlap_and_3 & not_ray0_unresolved & ray0_pending_ne_0 & ~ray0_in_instance_and_ray0_sp_eq_ray0_mark; // bvh8IcCore.ts:372
+  wire root_1 = ray0_state_eq_inverse & ray0_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_0_valid = pop_arbiter_in_0_valid_and_2 | overlap | root_1; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_0_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_1 = ray1_in_instance_and_ray1_sp_eq_ray1_mark & ~(ray1_in_leaf | ray1_replay | ray1_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_1 = leavesEarly_and_1 & ray1_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_1_valid_and_2 = ray1_state == BVH8SLOTSTATE_READY & ~(ray1_in_leaf & ray1_queued) & ~leavesEarly_1; // bvh8IcCore.ts:375
+  wire not_ray1_fault = ~ray1_fault; // bvh8IcCore.ts:372
+  wire overlap_and_9 = ray1_state_eq_pairs & ~anyHit_7 & not_ray1_fault & ray1_sp != 7'd0 & ~ray1_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_1 = overlap_and_9 & not_ray1_unresolved & ray1_pending_ne_0 & ~ray1_in_instance_and_ray1_sp_eq_ray1_mark; // bvh8IcCore.ts:372
+  wire root_2 = ray1_state_eq_inverse & ray1_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_1_valid = pop_arbiter_in_1_valid_and_2 | overlap_1 | root_2; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_1_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_2 = ray2_in_instance_and_ray2_sp_eq_ray2_mark & ~(ray2_in_leaf | ray2_replay | ray2_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_2 = leavesEarly_and_2 & ray2_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_2_valid_and_2 = ray2_state == BVH8SLOTSTATE_READY & ~(ray2_in_leaf & ray2_queued) & ~leavesEarly_2; // bvh8IcCore.ts:375
+  wire not_ray2_fault = ~ray2_fault; // bvh8IcCore.ts:372
+  wire overlap_and_15 = ray2_state_eq_pairs & ~anyHit_6 & not_ray2_fault & ray2_sp != 7'd0 & ~ray2_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_2 = overlap_and_15 & not_ray2_unresolved & ray2_pending_ne_0 & ~ray2_in_instance_and_ray2_sp_eq_ray2_mark; // bvh8IcCore.ts:372
+  wire root_3 = ray2_state_eq_inverse & ray2_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_2_valid = pop_arbiter_in_2_valid_and_2 | overlap_2 | root_3; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_2_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_3 = ray3_in_instance_and_ray3_sp_eq_ray3_mark & ~(ray3_in_leaf | ray3_replay | ray3_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_3 = leavesEarly_and_3 & ray3_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_3_valid_and_2 = ray3_state == BVH8SLOTSTATE_READY & ~(ray3_in_leaf & ray3_queued) & ~leavesEarly_3; // bvh8IcCore.ts:375
+  wire not_ray3_fault = ~ray3_fault; // bvh8IcCore.ts:372
+  wire overlap_and_21 = ray3_state_eq_pairs & ~anyHit_5 & not_ray3_fault & ray3_sp != 7'd0 & ~ray3_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_3 = overlap_and_21 & not_ray3_unresolved & ray3_pending_ne_0 & ~ray3_in_instance_and_ray3_sp_eq_ray3_mark; // bvh8IcCore.ts:372
+  wire root_4 = ray3_state_eq_inverse & ray3_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_3_valid = pop_arbiter_in_3_valid_and_2 | overlap_3 | root_4; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_3_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_4 = ray4_in_instance_and_ray4_sp_eq_ray4_mark & ~(ray4_in_leaf | ray4_replay | ray4_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_4 = leavesEarly_and_4 & ray4_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_4_valid_and_2 = ray4_state == BVH8SLOTSTATE_READY & ~(ray4_in_leaf & ray4_queued) & ~leavesEarly_4; // bvh8IcCore.ts:375
+  wire not_ray4_fault = ~ray4_fault; // bvh8IcCore.ts:372
+  wire overlap_and_27 = ray4_state_eq_pairs & ~anyHit_4 & not_ray4_fault & ray4_sp != 7'd0 & ~ray4_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_4 = overlap_and_27 & not_ray4_unresolved & ray4_pending_ne_0 & ~ray4_in_instance_and_ray4_sp_eq_ray4_mark; // bvh8IcCore.ts:372
+  wire root_5 = ray4_state_eq_inverse & ray4_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_4_valid = pop_arbiter_in_4_valid_and_2 | overlap_4 | root_5; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_4_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_5 = ray5_in_instance_and_ray5_sp_eq_ray5_mark & ~(ray5_in_leaf | ray5_replay | ray5_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_5 = leavesEarly_and_5 & ray5_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_5_valid_and_2 = ray5_state == BVH8SLOTSTATE_READY & ~(ray5_in_leaf & ray5_queued) & ~leavesEarly_5; // bvh8IcCore.ts:375
+  wire not_ray5_fault = ~ray5_fault; // bvh8IcCore.ts:372
+  wire overlap_and_33 = ray5_state_eq_pairs & ~anyHit_3 & not_ray5_fault & ray5_sp != 7'd0 & ~ray5_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_5 = overlap_and_33 & not_ray5_unresolved & ray5_pending_ne_0 & ~ray5_in_instance_and_ray5_sp_eq_ray5_mark; // bvh8IcCore.ts:372
+  wire root_6 = ray5_state_eq_inverse & ray5_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_5_valid = pop_arbiter_in_5_valid_and_2 | overlap_5 | root_6; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_5_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_6 = ray6_in_instance_and_ray6_sp_eq_ray6_mark & ~(ray6_in_leaf | ray6_replay | ray6_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_6 = leavesEarly_and_6 & ray6_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_6_valid_and_2 = ray6_state == BVH8SLOTSTATE_READY & ~(ray6_in_leaf & ray6_queued) & ~leavesEarly_6; // bvh8IcCore.ts:375
+  wire not_ray6_fault = ~ray6_fault; // bvh8IcCore.ts:372
+  wire overlap_and_39 = ray6_state_eq_pairs & ~anyHit_2 & not_ray6_fault & ray6_sp != 7'd0 & ~ray6_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_6 = overlap_and_39 & not_ray6_unresolved & ray6_pending_ne_0 & ~ray6_in_instance_and_ray6_sp_eq_ray6_mark; // bvh8IcCore.ts:372
+  wire root_7 = ray6_state_eq_inverse & ray6_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_6_valid = pop_arbiter_in_6_valid_and_2 | overlap_6 | root_7; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_6_bits = 1'd0; // bvh8IcCore.ts:376
+  wire leavesEarly_and_7 = ray7_in_instance_and_ray7_sp_eq_ray7_mark & ~(ray7_in_leaf | ray7_replay | ray7_inst_again); // bvh8IcCore.ts:370
+  wire leavesEarly_7 = leavesEarly_and_7 & ray7_pending_ne_0; // bvh8IcCore.ts:370
+  wire pop_arbiter_in_7_valid_and_2 = ray7_state == BVH8SLOTSTATE_READY & ~(ray7_in_leaf & ray7_queued) & ~leavesEarly_7; // bvh8IcCore.ts:375
+  wire not_ray7_fault = ~ray7_fault; // bvh8IcCore.ts:372
+  wire overlap_and_45 = ray7_state_eq_pairs & ~anyHit_1 & not_ray7_fault & ray7_sp != 7'd0 & ~ray7_no_overlap; // bvh8IcCore.ts:372
+  wire overlap_7 = overlap_and_45 & not_ray7_unresolved & ray7_pending_ne_0 & ~ray7_in_instance_and_ray7_sp_eq_ray7_mark; // bvh8IcCore.ts:372
+  wire root_8 = ray7_state_eq_inverse & ray7_root_wait == 4'd0; // bvh8IcCore.ts:374
+  wire pop_arbiter_in_7_valid = pop_arbiter_in_7_valid_and_2 | overlap_7 | root_8; // bvh8IcCore.ts:375
+  wire pop_arbiter_in_7_bits = 1'd0; // bvh8IcCore.ts:376
+  wire fcmp0_in_valid = 1'd1; // bvh8IcCore.ts:443
+  wire [31:0] fcmp0_a = tnear_1; // bvh8IcCore.ts:443
+  wire [31:0] fcmp0_b_mux_2 = slot_2_bit_1 ? (slot_2_bit_0 ? ray7_best_t : ray6_best_t) : slot_2_bit_0 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
+  wire [31:0] fcmp0_b_mux_5 = slot_2_bit_1 ? (slot_2_bit_0 ? ray3_best_t : ray2_best_t) : slot_2_bit_0 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
+  wire [31:0] fcmp0_b = slot_2_bit_2 ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvh8IcCore.ts:443
+  wire read_and_instance = read & instance_; // bvh8IcCore.ts:517
+  wire box_decoder_in_valid = s2Box | s2InstanceBoxes; // bvh8IcCore.ts:523
+  wire [1023:0] box_decoder_node_mux = s2InstanceBoxes ? {384'd0, node_resp[1023:640], 32'h7f, node_resp[639:512], 96'd0} : 1024'd0; // bvh8IcCore.ts:524
+  wire [1023:0] box_decoder_node = s2Box ? node_resp : box_decoder_node_mux; // bvh8IcCore.ts:524
+  wire primitive_decoder_in_valid = s2Primitive; // bvh8IcCore.ts:526
+  wire [1023:0] primitive_decoder_node = s2Primitive ? node_resp : 1024'd0; // bvh8IcCore.ts:527
+  wire fmax_box_lower_in_valid = 1'd1; // queryAccept.ts:45
+  wire [31:0] fmax_box_lower_a = 32'd0; // queryAccept.ts:46
   wire [31:0] tmin = ray0_state_sel_mux_27[31:0]; // queryAccept.ts:10
-  wire [31:0] fmax_box_lower_b = tmin; // bvh8IcCore.ts:341
-  wire obbOff = box_decoder_obb_matrix_index == 32'h7f; // bvh8IcCore.ts:543
-  wire obbInvalid = ~(box_decoder_obb_matrix_index < 32'h68 | obbOff); // bvh8IcCore.ts:544
+  wire [31:0] fmax_box_lower_b = tmin; // queryAccept.ts:47
+  wire obbOff = box_decoder_obb_matrix_index == 32'h7f; // bvh8IcCore.ts:533
+  wire obbInvalid = ~(box_decoder_obb_matrix_index < 32'h68 | obbOff); // bvh8IcCore.ts:534
   wire fault_13 = box_decoder_internal_child_offset[3:0] != 4'd0 | box_decoder_primitive_child_offset[3:0] != 4'd0; // childTargets.ts:36
   wire valid_3 = box_decoder_child_valid[0]; // childTargets.ts:43
   wire [31:0] size = {28'd0, box_decoder_node_size[3:0]}; // childTargets.ts:45
@@ -1817,126 +1830,123 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_1 = box_decoder_node_type[7:4]; // childTargets.ts:44
   wire isBox_1 = type_1 == 4'd5; // childTargets.ts:46
   wire isTriangle_1 = type_1 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_9 = type_1 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_1 = isTriangle_1 | isInstance_eq_9; // childTargets.ts:49
+  wire type_1_eq_6 = type_1 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_1 = isTriangle_1 | type_1_eq_6; // childTargets.ts:49
   wire fault_or_37 = fault_13 | valid_3 & (size == 32'd0 | ~isBox & ~fromPrimitive) | valid_4 & (size_1 == 32'd0 | ~isBox_1 & ~fromPrimitive_1); // childTargets.ts:50
   wire valid_5 = box_decoder_child_valid[2]; // childTargets.ts:43
   wire [31:0] size_2 = {28'd0, box_decoder_node_size[11:8]}; // childTargets.ts:45
   wire [3:0] type_2 = box_decoder_node_type[11:8]; // childTargets.ts:44
   wire isBox_2 = type_2 == 4'd5; // childTargets.ts:46
   wire isTriangle_2 = type_2 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_10 = type_2 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_2 = isTriangle_2 | isInstance_eq_10; // childTargets.ts:49
+  wire type_2_eq_6 = type_2 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_2 = isTriangle_2 | type_2_eq_6; // childTargets.ts:49
   wire valid_6 = box_decoder_child_valid[3]; // childTargets.ts:43
   wire [31:0] size_3 = {28'd0, box_decoder_node_size[15:12]}; // childTargets.ts:45
   wire [3:0] type_3 = box_decoder_node_type[15:12]; // childTargets.ts:44
   wire isBox_3 = type_3 == 4'd5; // childTargets.ts:46
   wire isTriangle_3 = type_3 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_11 = type_3 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_3 = isTriangle_3 | isInstance_eq_11; // childTargets.ts:49
+  wire type_3_eq_6 = type_3 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_3 = isTriangle_3 | type_3_eq_6; // childTargets.ts:49
   wire fault_or_41 = fault_or_37 | valid_5 & (size_2 == 32'd0 | ~isBox_2 & ~fromPrimitive_2) | valid_6 & (size_3 == 32'd0 | ~isBox_3 & ~fromPrimitive_3); // childTargets.ts:50
   wire valid_7 = box_decoder_child_valid[4]; // childTargets.ts:43
   wire [31:0] size_4 = {28'd0, box_decoder_node_size[19:16]}; // childTargets.ts:45
   wire [3:0] type_4 = box_decoder_node_type[19:16]; // childTargets.ts:44
   wire isBox_4 = type_4 == 4'd5; // childTargets.ts:46
   wire isTriangle_4 = type_4 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_12 = type_4 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_4 = isTriangle_4 | isInstance_eq_12; // childTargets.ts:49
+  wire type_4_eq_6 = type_4 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_4 = isTriangle_4 | type_4_eq_6; // childTargets.ts:49
   wire valid_8 = box_decoder_child_valid[5]; // childTargets.ts:43
   wire [31:0] size_5 = {28'd0, box_decoder_node_size[23:20]}; // childTargets.ts:45
   wire [3:0] type_5 = box_decoder_node_type[23:20]; // childTargets.ts:44
   wire isBox_5 = type_5 == 4'd5; // childTargets.ts:46
   wire isTriangle_5 = type_5 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_13 = type_5 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_5 = isTriangle_5 | isInstance_eq_13; // childTargets.ts:49
+  wire type_5_eq_6 = type_5 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_5 = isTriangle_5 | type_5_eq_6; // childTargets.ts:49
   wire fault_or_45 = fault_or_41 | valid_7 & (size_4 == 32'd0 | ~isBox_4 & ~fromPrimitive_4) | valid_8 & (size_5 == 32'd0 | ~isBox_5 & ~fromPrimitive_5); // childTargets.ts:50
   wire valid_9 = box_decoder_child_valid[6]; // childTargets.ts:43
   wire [31:0] size_6 = {28'd0, box_decoder_node_size[27:24]}; // childTargets.ts:45
   wire [3:0] type_6 = box_decoder_node_type[27:24]; // childTargets.ts:44
   wire isBox_6 = type_6 == 4'd5; // childTargets.ts:46
   wire isTriangle_6 = type_6 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_14 = type_6 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_6 = isTriangle_6 | isInstance_eq_14; // childTargets.ts:49
+  wire type_6_eq_6 = type_6 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_6 = isTriangle_6 | type_6_eq_6; // childTargets.ts:49
   wire valid_10 = box_decoder_child_valid[7]; // childTargets.ts:43
   wire [31:0] size_7 = {28'd0, box_decoder_node_size[31:28]}; // childTargets.ts:45
   wire [3:0] type_7 = box_decoder_node_type[31:28]; // childTargets.ts:44
   wire isBox_7 = type_7 == 4'd5; // childTargets.ts:46
   wire isTriangle_7 = type_7 == 4'd0; // childTargets.ts:47
-  wire isInstance_eq_15 = type_7 == 4'd6; // childTargets.ts:48
-  wire fromPrimitive_7 = isTriangle_7 | isInstance_eq_15; // childTargets.ts:49
+  wire type_7_eq_6 = type_7 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_7 = isTriangle_7 | type_7_eq_6; // childTargets.ts:49
   wire fault_14 = fault_or_45 | valid_9 & (size_6 == 32'd0 | ~isBox_6 & ~fromPrimitive_6) | valid_10 & (size_7 == 32'd0 | ~isBox_7 & ~fromPrimitive_7); // childTargets.ts:50
-  wire targetFault_not = ~box_instance_d4; // bvh8IcCore.ts:541
-  wire targetFault = fault_14 & targetFault_not; // bvh8IcCore.ts:541
-  wire boxFault = box_decoder_out_valid & (box_decoder_error | obbInvalid | targetFault); // bvh8IcCore.ts:545
-  wire matrix_not = ~boxFault; // bvh8IcCore.ts:547
-  wire matrix = box_decoder_out_valid & matrix_not & ~obbOff; // bvh8IcCore.ts:547
-  wire obb_rotate_in_valid_slice = box_slot_d4[2]; // bvh8IcCore.ts:330
-  wire obb_rotate_in_valid_slice_1 = box_slot_d4[1]; // bvh8IcCore.ts:330
-  wire obb_rotate_in_valid_slice_2 = box_slot_d4[0]; // bvh8IcCore.ts:330
-  wire obb_rotate_in_valid_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obb_valid : ray6_obb_valid) : obb_rotate_in_valid_slice_2 ? ray5_obb_valid : ray4_obb_valid; // bvh8IcCore.ts:330
-  wire obb_rotate_in_valid_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obb_valid : ray2_obb_valid) : obb_rotate_in_valid_slice_2 ? ray1_obb_valid : ray0_obb_valid; // bvh8IcCore.ts:330
-  wire obb_rotate_in_valid_mux_6 = obb_rotate_in_valid_slice ? obb_rotate_in_valid_mux_2 : obb_rotate_in_valid_mux_5; // bvh8IcCore.ts:330
-  wire [6:0] obb_rotate_in_valid_mux_9 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obb_index : ray6_obb_index) : obb_rotate_in_valid_slice_2 ? ray5_obb_index : ray4_obb_index; // bvh8IcCore.ts:330
-  wire [6:0] obb_rotate_in_valid_mux_12 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obb_index : ray2_obb_index) : obb_rotate_in_valid_slice_2 ? ray1_obb_index : ray0_obb_index; // bvh8IcCore.ts:330
-  wire [6:0] obb_rotate_in_valid_mux_13 = obb_rotate_in_valid_slice ? obb_rotate_in_valid_mux_9 : obb_rotate_in_valid_mux_12; // bvh8IcCore.ts:330
-  wire [6:0] cached_slice = box_decoder_obb_matrix_index[6:0]; // bvh8IcCore.ts:548
-  wire cached = obb_rotate_in_valid_mux_6 & obb_rotate_in_valid_mux_13 == cached_slice; // bvh8IcCore.ts:548
-  wire rotate = matrix & ~cached; // bvh8IcCore.ts:559
-  wire obb_rotate_in_valid = rotate; // bvh8IcCore.ts:609
-  wire [31:0] obb_rotate_obb_index = rotate ? box_decoder_obb_matrix_index : 32'h7f; // bvh8IcCore.ts:610
-  wire obb_rotate_origin_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_in_instance : ray6_in_instance) : obb_rotate_in_valid_slice_2 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
-  wire obb_rotate_origin_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_in_instance : ray2_in_instance) : obb_rotate_in_valid_slice_2 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
-  wire obb_rotate_origin_mux_6 = obb_rotate_in_valid_slice ? obb_rotate_origin_mux_2 : obb_rotate_origin_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_9 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obj_origin : ray6_obj_origin) : obb_rotate_in_valid_slice_2 ? ray5_obj_origin : ray4_obj_origin; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_12 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obj_origin : ray2_obj_origin) : obb_rotate_in_valid_slice_2 ? ray1_obj_origin : ray0_obj_origin; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_13 = obb_rotate_in_valid_slice ? obb_rotate_origin_mux_9 : obb_rotate_origin_mux_12; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_16 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_origin : ray6_origin) : obb_rotate_in_valid_slice_2 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_19 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_origin : ray2_origin) : obb_rotate_in_valid_slice_2 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_20 = obb_rotate_in_valid_slice ? obb_rotate_origin_mux_16 : obb_rotate_origin_mux_19; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_origin_mux_21 = obb_rotate_origin_mux_6 ? obb_rotate_origin_mux_13 : obb_rotate_origin_mux_20; // bvh8IcCore.ts:334
-  wire [95:0] obb_rotate_origin = rotate ? obb_rotate_origin_mux_21 : 96'd0; // bvh8IcCore.ts:611
-  wire [95:0] obb_rotate_dir_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obj_dir : ray6_obj_dir) : obb_rotate_in_valid_slice_2 ? ray5_obj_dir : ray4_obj_dir; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_dir_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obj_dir : ray2_obj_dir) : obb_rotate_in_valid_slice_2 ? ray1_obj_dir : ray0_obj_dir; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_dir_mux_9 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_direction : ray6_direction) : obb_rotate_in_valid_slice_2 ? ray5_direction : ray4_direction; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_dir_mux_12 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_direction : ray2_direction) : obb_rotate_in_valid_slice_2 ? ray1_direction : ray0_direction; // bvh8IcCore.ts:330
-  wire [95:0] obb_rotate_dir_mux_14 = obb_rotate_origin_mux_6 ? (obb_rotate_in_valid_slice ? obb_rotate_dir_mux_2 : obb_rotate_dir_mux_5) : obb_rotate_in_valid_slice ? obb_rotate_dir_mux_9 : obb_rotate_dir_mux_12; // bvh8IcCore.ts:334
-  wire [95:0] obb_rotate_dir = rotate ? obb_rotate_dir_mux_14 : 96'd0; // bvh8IcCore.ts:612
-  wire [47:0] obb_rotate_tag = {box_slot_d4, box_index_d4, box_tnear_d4, cached_slice}; // bvh8IcCore.ts:613
-  wire go = s2Instance & ~fault_1 & ~masked; // bvh8IcCore.ts:633
+  wire not_box_instance_d4 = ~box_instance_d4; // bvh8IcCore.ts:531
+  wire targetFault = fault_14 & not_box_instance_d4; // bvh8IcCore.ts:531
+  wire boxFault = box_decoder_out_valid & (box_decoder_error | obbInvalid | targetFault); // bvh8IcCore.ts:535
+  wire not_boxFault = ~boxFault; // bvh8IcCore.ts:537
+  wire matrix = box_decoder_out_valid & not_boxFault & ~obbOff; // bvh8IcCore.ts:537
+  wire box_slot_d4_bit_2 = box_slot_d4[2]; // bvh8IcCore.ts:330
+  wire box_slot_d4_bit_1 = box_slot_d4[1]; // bvh8IcCore.ts:330
+  wire box_slot_d4_bit_0 = box_slot_d4[0]; // bvh8IcCore.ts:330
+  wire obb_rotate_in_valid_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obb_valid : ray6_obb_valid) : box_slot_d4_bit_0 ? ray5_obb_valid : ray4_obb_valid; // bvh8IcCore.ts:330
+  wire obb_rotate_in_valid_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obb_valid : ray2_obb_valid) : box_slot_d4_bit_0 ? ray1_obb_valid : ray0_obb_valid; // bvh8IcCore.ts:330
+  wire obb_rotate_in_valid_mux_6 = box_slot_d4_bit_2 ? obb_rotate_in_valid_mux_2 : obb_rotate_in_valid_mux_5; // bvh8IcCore.ts:330
+  wire [6:0] obb_rotate_in_valid_mux_9 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obb_index : ray6_obb_index) : box_slot_d4_bit_0 ? ray5_obb_index : ray4_obb_index; // bvh8IcCore.ts:330
+  wire [6:0] obb_rotate_in_valid_mux_12 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obb_index : ray2_obb_index) : box_slot_d4_bit_0 ? ray1_obb_index : ray0_obb_index; // bvh8IcCore.ts:330
+  wire [6:0] obb_rotate_in_valid_mux_13 = box_slot_d4_bit_2 ? obb_rotate_in_valid_mux_9 : obb_rotate_in_valid_mux_12; // bvh8IcCore.ts:330
+  wire [6:0] box_decoder_obb_matrix_index_bits_6_0 = box_decoder_obb_matrix_index[6:0]; // bvh8IcCore.ts:538
+  wire cached = obb_rotate_in_valid_mux_6 & obb_rotate_in_valid_mux_13 == box_decoder_obb_matrix_index_bits_6_0; // bvh8IcCore.ts:538
+  wire rotate = matrix & ~cached; // bvh8IcCore.ts:549
+  wire obb_rotate_in_valid = rotate; // bvh8IcCore.ts:599
+  wire [31:0] obb_rotate_obb_index = rotate ? box_decoder_obb_matrix_index : 32'h7f; // bvh8IcCore.ts:600
+  wire obb_rotate_origin_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_in_instance : ray6_in_instance) : box_slot_d4_bit_0 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
+  wire obb_rotate_origin_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_in_instance : ray2_in_instance) : box_slot_d4_bit_0 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
+  wire obb_rotate_origin_mux_6 = box_slot_d4_bit_2 ? obb_rotate_origin_mux_2 : obb_rotate_origin_mux_5; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_origin_mux_9 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obj_origin : ray6_obj_origin) : box_slot_d4_bit_0 ? ray5_obj_origin : ray4_obj_origin; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_origin_mux_12 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obj_origin : ray2_obj_origin) : box_slot_d4_bit_0 ? ray1_obj_origin : ray0_obj_origin; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_origin_mux_13 = box_slot_d4_bit_2 ? obb_rotate_origin_mux_9 : obb_rotate_origin_mux_12; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_origin_mux_16 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_origin : ray6_origin) : box_slot_d4_bit_0 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_origin_mux_19 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_origin : ray2_origin) : box_slot_d4_bit_0 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_origin_mux_21 = obb_rotate_origin_mux_6 ? obb_rotate_origin_mux_13 : box_slot_d4_bit_2 ? obb_rotate_origin_mux_16 : obb_rotate_origin_mux_19; // bvh8IcCore.ts:334
+  wire [95:0] obb_rotate_origin = rotate ? obb_rotate_origin_mux_21 : 96'd0; // bvh8IcCore.ts:601
+  wire [95:0] obb_rotate_dir_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obj_dir : ray6_obj_dir) : box_slot_d4_bit_0 ? ray5_obj_dir : ray4_obj_dir; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_dir_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obj_dir : ray2_obj_dir) : box_slot_d4_bit_0 ? ray1_obj_dir : ray0_obj_dir; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_dir_mux_9 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_direction : ray6_direction) : box_slot_d4_bit_0 ? ray5_direction : ray4_direction; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_dir_mux_12 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_direction : ray2_direction) : box_slot_d4_bit_0 ? ray1_direction : ray0_direction; // bvh8IcCore.ts:330
+  wire [95:0] obb_rotate_dir_mux_14 = obb_rotate_origin_mux_6 ? (box_slot_d4_bit_2 ? obb_rotate_dir_mux_2 : obb_rotate_dir_mux_5) : box_slot_d4_bit_2 ? obb_rotate_dir_mux_9 : obb_rotate_dir_mux_12; // bvh8IcCore.ts:334
+  wire [95:0] obb_rotate_dir = rotate ? obb_rotate_dir_mux_14 : 96'd0; // bvh8IcCore.ts:602
+  wire [47:0] obb_rotate_tag = {box_slot_d4, box_index_d4, box_tnear_d4, box_decoder_obb_matrix_index_bits_6_0}; // bvh8IcCore.ts:603
+  wire go = s2Instance & ~fault_1 & ~masked; // bvh8IcCore.ts:623
   wire ray_transform_in_valid = go; // instancePath.ts:80
   wire [383:0] matrix_1 = node_resp[383:0]; // instancePath.ts:42
   wire [383:0] ray_transform_matrix = go ? matrix_1 : 384'd0; // instancePath.ts:81
-  wire [95:0] ray_transform_origin_mux_2 = ray0_state_sel_slice_23 ? (ray0_state_sel_slice_24 ? ray7_origin : ray6_origin) : ray0_state_sel_slice_24 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
-  wire [95:0] ray_transform_origin_mux_5 = ray0_state_sel_slice_23 ? (ray0_state_sel_slice_24 ? ray3_origin : ray2_origin) : ray0_state_sel_slice_24 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
-  wire [95:0] ray_transform_origin_mux_6 = ray0_state_sel_slice_22 ? ray_transform_origin_mux_2 : ray_transform_origin_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] ray_transform_origin = go ? ray_transform_origin_mux_6 : 96'd0; // instancePath.ts:82
-  wire [95:0] ray_transform_dir_mux_2 = ray0_state_sel_slice_23 ? (ray0_state_sel_slice_24 ? ray7_direction : ray6_direction) : ray0_state_sel_slice_24 ? ray5_direction : ray4_direction; // bvh8IcCore.ts:330
-  wire [95:0] ray_transform_dir_mux_5 = ray0_state_sel_slice_23 ? (ray0_state_sel_slice_24 ? ray3_direction : ray2_direction) : ray0_state_sel_slice_24 ? ray1_direction : ray0_direction; // bvh8IcCore.ts:330
-  wire [95:0] ray_transform_dir_mux_6 = ray0_state_sel_slice_22 ? ray_transform_dir_mux_2 : ray_transform_dir_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] ray_transform_dir = go ? ray_transform_dir_mux_6 : 96'd0; // instancePath.ts:83
+  wire [95:0] ray_transform_origin_mux_2 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray7_origin : ray6_origin) : s2Slot_bit_0 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
+  wire [95:0] ray_transform_origin_mux_5 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray3_origin : ray2_origin) : s2Slot_bit_0 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
+  wire [95:0] ray_transform_origin = go ? (s2Slot_bit_2 ? ray_transform_origin_mux_2 : ray_transform_origin_mux_5) : 96'd0; // instancePath.ts:82
+  wire [95:0] ray_transform_dir_mux_2 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray7_direction : ray6_direction) : s2Slot_bit_0 ? ray5_direction : ray4_direction; // bvh8IcCore.ts:330
+  wire [95:0] ray_transform_dir_mux_5 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray3_direction : ray2_direction) : s2Slot_bit_0 ? ray1_direction : ray0_direction; // bvh8IcCore.ts:330
+  wire [95:0] ray_transform_dir = go ? (s2Slot_bit_2 ? ray_transform_dir_mux_2 : ray_transform_dir_mux_5) : 96'd0; // instancePath.ts:83
   wire [2:0] ray_transform_tag = s2Slot; // instancePath.ts:84
   wire instance_shear_x_in_valid = ray_transform_out_valid; // instancePath.ts:91
-  wire [31:0] d_3 = ray_transform_obj_dir[31:0]; // watertightTest.ts:75
-  wire [30:0] instance_shear_x_a_slice = d_3[30:0]; // watertightTest.ts:76
-  wire [31:0] d_4 = ray_transform_obj_dir[63:32]; // watertightTest.ts:75
-  wire [30:0] instance_shear_x_a_slice_1 = d_4[30:0]; // watertightTest.ts:76
-  wire yWins_1 = instance_shear_x_a_slice < instance_shear_x_a_slice_1; // watertightTest.ts:77
-  wire [31:0] d_5 = ray_transform_obj_dir[95:64]; // watertightTest.ts:75
-  wire [30:0] instance_shear_x_a_slice_2 = d_5[30:0]; // watertightTest.ts:76
-  wire zWins_1 = (yWins_1 ? instance_shear_x_a_slice_1 : instance_shear_x_a_slice) < instance_shear_x_a_slice_2; // watertightTest.ts:78
-  wire [5:0] axesZ_1 = d_5[31] ? 6'd33 : 6'd36; // watertightTest.ts:80
-  wire [5:0] axesY_1 = d_4[31] ? 6'd24 : 6'd18; // watertightTest.ts:81
-  wire [5:0] axesX_1 = d_3[31] ? 6'd6 : 6'd9; // watertightTest.ts:82
-  wire [5:0] instance_shear_x_a_mux_1 = zWins_1 ? axesZ_1 : yWins_1 ? axesY_1 : axesX_1; // watertightTest.ts:83
-  wire [1:0] instance_shear_x_a_slice_6 = instance_shear_x_a_mux_1[1:0]; // watertightTest.ts:91
-  wire [31:0] instance_shear_x_a_mux_3 = instance_shear_x_a_slice_6 == 2'd0 ? d_3 : instance_shear_x_a_slice_6 == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
+  wire [31:0] d_3 = ray_transform_obj_dir[31:0]; // watertightIntersection.ts:75
+  wire [30:0] d_3_bits_30_0 = d_3[30:0]; // watertightIntersection.ts:76
+  wire [31:0] d_4 = ray_transform_obj_dir[63:32]; // watertightIntersection.ts:75
+  wire [30:0] d_4_bits_30_0 = d_4[30:0]; // watertightIntersection.ts:76
+  wire yWins_1 = d_3_bits_30_0 < d_4_bits_30_0; // watertightIntersection.ts:77
+  wire [31:0] d_5 = ray_transform_obj_dir[95:64]; // watertightIntersection.ts:75
+  wire [30:0] d_5_bits_30_0 = d_5[30:0]; // watertightIntersection.ts:76
+  wire zWins_1 = (yWins_1 ? d_4_bits_30_0 : d_3_bits_30_0) < d_5_bits_30_0; // watertightIntersection.ts:78
+  wire [5:0] axesZ_1 = d_5[31] ? 6'd33 : 6'd36; // watertightIntersection.ts:80
+  wire [5:0] axesY_1 = d_4[31] ? 6'd24 : 6'd18; // watertightIntersection.ts:81
+  wire [5:0] axesX_1 = d_3[31] ? 6'd6 : 6'd9; // watertightIntersection.ts:82
+  wire [5:0] axesZ_1_if_zWins_1_else_axesY_1_if_yWins_1_else_axesX_1 = zWins_1 ? axesZ_1 : yWins_1 ? axesY_1 : axesX_1; // watertightIntersection.ts:83
+  wire [1:0] instance_shear_x_a_slice_6 = axesZ_1_if_zWins_1_else_axesY_1_if_yWins_1_else_axesX_1[1:0]; // watertightIntersection.ts:91
+  wire [31:0] instance_shear_x_a_mux_3 = instance_shear_x_a_slice_6 == 2'd0 ? d_3 : instance_shear_x_a_slice_6 == 2'd1 ? d_4 : d_5; // watertightIntersection.ts:87
   wire [31:0] instance_shear_x_a = ray_transform_out_valid ? instance_shear_x_a_mux_3 : 32'h3f800000; // instancePath.ts:92
-  wire [1:0] instance_shear_x_b_slice = instance_shear_x_a_mux_1[5:4]; // watertightTest.ts:91
-  wire [31:0] instance_shear_x_b_mux_1 = instance_shear_x_b_slice == 2'd0 ? d_3 : instance_shear_x_b_slice == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
+  wire [1:0] instance_shear_x_b_slice = axesZ_1_if_zWins_1_else_axesY_1_if_yWins_1_else_axesX_1[5:4]; // watertightIntersection.ts:91
+  wire [31:0] instance_shear_x_b_mux_1 = instance_shear_x_b_slice == 2'd0 ? d_3 : instance_shear_x_b_slice == 2'd1 ? d_4 : d_5; // watertightIntersection.ts:87
   wire [31:0] instance_shear_x_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:93
   wire instance_shear_y_in_valid = ray_transform_out_valid; // instancePath.ts:91
-  wire [1:0] instance_shear_y_a_slice = instance_shear_x_a_mux_1[3:2]; // watertightTest.ts:91
-  wire [31:0] instance_shear_y_a_mux_1 = instance_shear_y_a_slice == 2'd0 ? d_3 : instance_shear_y_a_slice == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
+  wire [1:0] instance_shear_y_a_slice = axesZ_1_if_zWins_1_else_axesY_1_if_yWins_1_else_axesX_1[3:2]; // watertightIntersection.ts:91
+  wire [31:0] instance_shear_y_a_mux_1 = instance_shear_y_a_slice == 2'd0 ? d_3 : instance_shear_y_a_slice == 2'd1 ? d_4 : d_5; // watertightIntersection.ts:87
   wire [31:0] instance_shear_y_a = ray_transform_out_valid ? instance_shear_y_a_mux_1 : 32'h3f800000; // instancePath.ts:92
   wire [31:0] instance_shear_y_b = instance_shear_x_b; // instancePath.ts:93
   wire instance_shear_z_in_valid = ray_transform_out_valid; // instancePath.ts:91
@@ -1944,101 +1954,99 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] instance_shear_z_b = instance_shear_x_b; // instancePath.ts:93
   wire traceable_and = ray_transform_obj_origin[30:23] != 8'd255 & ray_transform_obj_origin[62:55] != 8'd255; // instancePath.ts:100
   wire traceable_and_2 = traceable_and & ray_transform_obj_origin[94:87] != 8'd255 & d_3[30:23] != 8'd255; // instancePath.ts:100
-  wire traceable_and_6 = instance_shear_x_a_slice == 31'd0 & instance_shear_x_a_slice_1 == 31'd0 & instance_shear_x_a_slice_2 == 31'd0; // instancePath.ts:100
-  wire traceable_and_7 = traceable_and_2 & d_4[30:23] != 8'd255 & d_5[30:23] != 8'd255 & ~traceable_and_6; // instancePath.ts:100
-  wire valid_11 = box_decoder_out_valid & ~rotate; // bvh8IcCore.ts:659
-  wire box_engine_in_valid = valid_11; // bvh8IcCore.ts:662
-  wire rotated = matrix & cached; // bvh8IcCore.ts:558
-  wire [95:0] box_engine_origin_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obb_origin : ray6_obb_origin) : obb_rotate_in_valid_slice_2 ? ray5_obb_origin : ray4_obb_origin; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_origin_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obb_origin : ray2_obb_origin) : obb_rotate_in_valid_slice_2 ? ray1_obb_origin : ray0_obb_origin; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_origin_mux_6 = obb_rotate_in_valid_slice ? box_engine_origin_mux_2 : box_engine_origin_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_origin_mux_8 = rotated ? box_engine_origin_mux_6 : box_instance_d4 ? obb_rotate_origin_mux_13 : obb_rotate_origin_mux_21; // bvh8IcCore.ts:665
-  wire [95:0] box_engine_origin = valid_11 ? box_engine_origin_mux_8 : 96'd0; // bvh8IcCore.ts:666
-  wire [95:0] box_engine_inv_dir_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obb_inv_dir : ray6_obb_inv_dir) : obb_rotate_in_valid_slice_2 ? ray5_obb_inv_dir : ray4_obb_inv_dir; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obb_inv_dir : ray2_obb_inv_dir) : obb_rotate_in_valid_slice_2 ? ray1_obb_inv_dir : ray0_obb_inv_dir; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_6 = obb_rotate_in_valid_slice ? box_engine_inv_dir_mux_2 : box_engine_inv_dir_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_9 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obj_inv_dir : ray6_obj_inv_dir) : obb_rotate_in_valid_slice_2 ? ray5_obj_inv_dir : ray4_obj_inv_dir; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_12 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obj_inv_dir : ray2_obj_inv_dir) : obb_rotate_in_valid_slice_2 ? ray1_obj_inv_dir : ray0_obj_inv_dir; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_13 = obb_rotate_in_valid_slice ? box_engine_inv_dir_mux_9 : box_engine_inv_dir_mux_12; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_16 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_inv_dir : ray6_inv_dir) : obb_rotate_in_valid_slice_2 ? ray5_inv_dir : ray4_inv_dir; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_19 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_inv_dir : ray2_inv_dir) : obb_rotate_in_valid_slice_2 ? ray1_inv_dir : ray0_inv_dir; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_inv_dir_mux_20 = obb_rotate_in_valid_slice ? box_engine_inv_dir_mux_16 : box_engine_inv_dir_mux_19; // bvh8IcCore.ts:330
+  wire traceable_not = ~(d_3_bits_30_0 == 31'd0 & d_4_bits_30_0 == 31'd0 & d_5_bits_30_0 == 31'd0); // instancePath.ts:100
+  wire traceable_and_7 = traceable_and_2 & d_4[30:23] != 8'd255 & d_5[30:23] != 8'd255 & traceable_not; // instancePath.ts:100
+  wire valid_11 = box_decoder_out_valid & ~rotate; // bvh8IcCore.ts:649
+  wire box_engine_in_valid = valid_11; // bvh8IcCore.ts:652
+  wire rotated = matrix & cached; // bvh8IcCore.ts:548
+  wire [95:0] box_engine_origin_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obb_origin : ray6_obb_origin) : box_slot_d4_bit_0 ? ray5_obb_origin : ray4_obb_origin; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_origin_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obb_origin : ray2_obb_origin) : box_slot_d4_bit_0 ? ray1_obb_origin : ray0_obb_origin; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_origin_mux_8 = rotated ? (box_slot_d4_bit_2 ? box_engine_origin_mux_2 : box_engine_origin_mux_5) : box_instance_d4 ? obb_rotate_origin_mux_13 : obb_rotate_origin_mux_21; // bvh8IcCore.ts:655
+  wire [95:0] box_engine_origin = valid_11 ? box_engine_origin_mux_8 : 96'd0; // bvh8IcCore.ts:656
+  wire [95:0] box_engine_inv_dir_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obb_inv_dir : ray6_obb_inv_dir) : box_slot_d4_bit_0 ? ray5_obb_inv_dir : ray4_obb_inv_dir; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obb_inv_dir : ray2_obb_inv_dir) : box_slot_d4_bit_0 ? ray1_obb_inv_dir : ray0_obb_inv_dir; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_9 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_obj_inv_dir : ray6_obj_inv_dir) : box_slot_d4_bit_0 ? ray5_obj_inv_dir : ray4_obj_inv_dir; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_12 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_obj_inv_dir : ray2_obj_inv_dir) : box_slot_d4_bit_0 ? ray1_obj_inv_dir : ray0_obj_inv_dir; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_13 = box_slot_d4_bit_2 ? box_engine_inv_dir_mux_9 : box_engine_inv_dir_mux_12; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_16 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_inv_dir : ray6_inv_dir) : box_slot_d4_bit_0 ? ray5_inv_dir : ray4_inv_dir; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_19 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_inv_dir : ray2_inv_dir) : box_slot_d4_bit_0 ? ray1_inv_dir : ray0_inv_dir; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_20 = box_slot_d4_bit_2 ? box_engine_inv_dir_mux_16 : box_engine_inv_dir_mux_19; // bvh8IcCore.ts:330
   wire [95:0] box_engine_inv_dir_mux_21 = obb_rotate_origin_mux_6 ? box_engine_inv_dir_mux_13 : box_engine_inv_dir_mux_20; // bvh8IcCore.ts:334
-  wire [95:0] box_engine_inv_dir_mux_23 = rotated ? box_engine_inv_dir_mux_6 : box_instance_d4 ? box_engine_inv_dir_mux_13 : box_engine_inv_dir_mux_21; // bvh8IcCore.ts:665
-  wire [95:0] box_engine_inv_dir = valid_11 ? box_engine_inv_dir_mux_23 : 96'd0; // bvh8IcCore.ts:667
-  wire [31:0] box_engine_limit = 32'h7f800000; // bvh8IcCore.ts:668
-  wire [1535:0] box_engine_boxes = valid_11 ? box_decoder_boxes : 1536'd0; // bvh8IcCore.ts:672
-  wire [7:0] childValid = valid_11 & matrix_not ? box_decoder_child_valid : 8'd0; // bvh8IcCore.ts:673
-  wire [95:0] box_engine_child_valid_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_query : ray6_query) : obb_rotate_in_valid_slice_2 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_child_valid_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_query : ray2_query) : obb_rotate_in_valid_slice_2 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
-  wire [95:0] box_engine_child_valid_mux_6 = obb_rotate_in_valid_slice ? box_engine_child_valid_mux_2 : box_engine_child_valid_mux_5; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_inv_dir_mux_23 = rotated ? (box_slot_d4_bit_2 ? box_engine_inv_dir_mux_2 : box_engine_inv_dir_mux_5) : box_instance_d4 ? box_engine_inv_dir_mux_13 : box_engine_inv_dir_mux_21; // bvh8IcCore.ts:655
+  wire [95:0] box_engine_inv_dir = valid_11 ? box_engine_inv_dir_mux_23 : 96'd0; // bvh8IcCore.ts:657
+  wire [31:0] box_engine_limit = 32'h7f800000; // bvh8IcCore.ts:658
+  wire [1535:0] box_engine_boxes = valid_11 ? box_decoder_boxes : 1536'd0; // bvh8IcCore.ts:662
+  wire [7:0] childValid = valid_11 & not_boxFault ? box_decoder_child_valid : 8'd0; // bvh8IcCore.ts:663
+  wire [95:0] box_engine_child_valid_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_query : ray6_query) : box_slot_d4_bit_0 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_child_valid_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_query : ray2_query) : box_slot_d4_bit_0 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
+  wire [95:0] box_engine_child_valid_mux_6 = box_slot_d4_bit_2 ? box_engine_child_valid_mux_2 : box_engine_child_valid_mux_5; // bvh8IcCore.ts:330
   wire [31:0] flags_9 = box_engine_child_valid_mux_6[95:64]; // queryAccept.ts:8
   wire [7:0] mask_1 = flags_9[15:8]; // queryAccept.ts:15
-  wire [7:0] masked_1 = {(box_decoder_cull_mask[63:56] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[55:48] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[47:40] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[39:32] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[31:24] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[23:16] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[15:8] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[7:0] & mask_1) != 8'd0 | box_instance_d4}; // bvh8IcCore.ts:675
-  wire [7:0] box_engine_child_valid = childValid & masked_1; // bvh8IcCore.ts:676
+  wire [7:0] masked_1 = {(box_decoder_cull_mask[63:56] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[55:48] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[47:40] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[39:32] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[31:24] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[23:16] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[15:8] & mask_1) != 8'd0 | box_instance_d4, (box_decoder_cull_mask[7:0] & mask_1) != 8'd0 | box_instance_d4}; // bvh8IcCore.ts:665
+  wire [7:0] box_engine_child_valid = childValid & masked_1; // bvh8IcCore.ts:666
   wire [31:0] nextPrimitive = {4'd0, box_decoder_primitive_child_offset[31:4]}; // childTargets.ts:38
   wire [31:0] nextBox = {4'd0, box_decoder_internal_child_offset[31:4]}; // childTargets.ts:37
   wire isBox_8 = type_ == 4'd5; // childTargets.ts:46
   wire [31:0] at = isBox_8 ? nextBox : nextPrimitive; // childTargets.ts:51
-  wire [5:0] box_tag_children_0_index_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_inst_root : ray2_inst_root) : obb_rotate_in_valid_slice_2 ? ray1_inst_root : ray0_inst_root; // bvh8IcCore.ts:330
-  wire [5:0] box_tag_children_0_index_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_inst_root : ray6_inst_root) : obb_rotate_in_valid_slice_2 ? ray5_inst_root : ray4_inst_root; // bvh8IcCore.ts:330
-  wire [5:0] box_tag_children_0_index_mux_6 = obb_rotate_in_valid_slice ? box_tag_children_0_index_mux_2 : box_tag_children_0_index_mux_5; // bvh8IcCore.ts:330
-  wire [5:0] box_tag_children_0_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at[31:6] ? 6'd63 : at[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_0_primitive = isTriangle & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_8 = type_ == 4'd6; // childTargets.ts:48
-  wire box_tag_children_0_instance = isInstance_eq_8 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_8 = isTriangle | isInstance_eq_8; // childTargets.ts:49
+  wire [5:0] box_tag_children_0_index_mux_5 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray3_inst_root : ray2_inst_root) : box_slot_d4_bit_0 ? ray1_inst_root : ray0_inst_root; // bvh8IcCore.ts:330
+  wire [5:0] box_tag_children_0_index_mux_2 = box_slot_d4_bit_1 ? (box_slot_d4_bit_0 ? ray7_inst_root : ray6_inst_root) : box_slot_d4_bit_0 ? ray5_inst_root : ray4_inst_root; // bvh8IcCore.ts:330
+  wire [5:0] box_tag_children_0_index_mux_6 = box_slot_d4_bit_2 ? box_tag_children_0_index_mux_2 : box_tag_children_0_index_mux_5; // bvh8IcCore.ts:330
+  wire [5:0] box_tag_children_0_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at[31:6] ? 6'd63 : at[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_0_primitive = isTriangle & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire type_eq_6 = type_ == 4'd6; // childTargets.ts:48
+  wire box_tag_children_0_instance = type_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_8 = isTriangle | type_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_1 = valid_3 & fromPrimitive_8 ? nextPrimitive + size : nextPrimitive; // childTargets.ts:56
   wire [31:0] nextBox_1 = valid_3 & isBox_8 ? nextBox + size : nextBox; // childTargets.ts:55
   wire [31:0] at_1 = isBox_1 ? nextBox_1 : nextPrimitive_1; // childTargets.ts:51
-  wire [5:0] box_tag_children_1_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_1[31:6] ? 6'd63 : at_1[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_1_primitive = isTriangle_1 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_1_instance = isInstance_eq_9 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_9 = isTriangle_1 | isInstance_eq_9; // childTargets.ts:49
+  wire [5:0] box_tag_children_1_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_1[31:6] ? 6'd63 : at_1[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_1_primitive = isTriangle_1 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_1_instance = type_1_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_9 = isTriangle_1 | type_1_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_2 = valid_4 & fromPrimitive_9 ? nextPrimitive_1 + size_1 : nextPrimitive_1; // childTargets.ts:56
   wire [31:0] nextBox_2 = valid_4 & isBox_1 ? nextBox_1 + size_1 : nextBox_1; // childTargets.ts:55
   wire [31:0] at_2 = isBox_2 ? nextBox_2 : nextPrimitive_2; // childTargets.ts:51
-  wire [5:0] box_tag_children_2_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_2[31:6] ? 6'd63 : at_2[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_2_primitive = isTriangle_2 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_2_instance = isInstance_eq_10 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_10 = isTriangle_2 | isInstance_eq_10; // childTargets.ts:49
+  wire [5:0] box_tag_children_2_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_2[31:6] ? 6'd63 : at_2[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_2_primitive = isTriangle_2 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_2_instance = type_2_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_10 = isTriangle_2 | type_2_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_3 = valid_5 & fromPrimitive_10 ? nextPrimitive_2 + size_2 : nextPrimitive_2; // childTargets.ts:56
   wire [31:0] nextBox_3 = valid_5 & isBox_2 ? nextBox_2 + size_2 : nextBox_2; // childTargets.ts:55
   wire [31:0] at_3 = isBox_3 ? nextBox_3 : nextPrimitive_3; // childTargets.ts:51
-  wire [5:0] box_tag_children_3_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_3[31:6] ? 6'd63 : at_3[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_3_primitive = isTriangle_3 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_3_instance = isInstance_eq_11 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_11 = isTriangle_3 | isInstance_eq_11; // childTargets.ts:49
+  wire [5:0] box_tag_children_3_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_3[31:6] ? 6'd63 : at_3[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_3_primitive = isTriangle_3 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_3_instance = type_3_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_11 = isTriangle_3 | type_3_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_4 = valid_6 & fromPrimitive_11 ? nextPrimitive_3 + size_3 : nextPrimitive_3; // childTargets.ts:56
   wire [31:0] nextBox_4 = valid_6 & isBox_3 ? nextBox_3 + size_3 : nextBox_3; // childTargets.ts:55
   wire [31:0] at_4 = isBox_4 ? nextBox_4 : nextPrimitive_4; // childTargets.ts:51
-  wire [5:0] box_tag_children_4_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_4[31:6] ? 6'd63 : at_4[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_4_primitive = isTriangle_4 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_4_instance = isInstance_eq_12 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_12 = isTriangle_4 | isInstance_eq_12; // childTargets.ts:49
+  wire [5:0] box_tag_children_4_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_4[31:6] ? 6'd63 : at_4[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_4_primitive = isTriangle_4 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_4_instance = type_4_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_12 = isTriangle_4 | type_4_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_5 = valid_7 & fromPrimitive_12 ? nextPrimitive_4 + size_4 : nextPrimitive_4; // childTargets.ts:56
   wire [31:0] nextBox_5 = valid_7 & isBox_4 ? nextBox_4 + size_4 : nextBox_4; // childTargets.ts:55
   wire [31:0] at_5 = isBox_5 ? nextBox_5 : nextPrimitive_5; // childTargets.ts:51
-  wire [5:0] box_tag_children_5_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_5[31:6] ? 6'd63 : at_5[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_5_primitive = isTriangle_5 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_5_instance = isInstance_eq_13 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_13 = isTriangle_5 | isInstance_eq_13; // childTargets.ts:49
+  wire [5:0] box_tag_children_5_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_5[31:6] ? 6'd63 : at_5[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_5_primitive = isTriangle_5 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_5_instance = type_5_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_13 = isTriangle_5 | type_5_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_6 = valid_8 & fromPrimitive_13 ? nextPrimitive_5 + size_5 : nextPrimitive_5; // childTargets.ts:56
   wire [31:0] nextBox_6 = valid_8 & isBox_5 ? nextBox_5 + size_5 : nextBox_5; // childTargets.ts:55
   wire [31:0] at_6 = isBox_6 ? nextBox_6 : nextPrimitive_6; // childTargets.ts:51
-  wire [5:0] box_tag_children_6_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_6[31:6] ? 6'd63 : at_6[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_6_primitive = isTriangle_6 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_6_instance = isInstance_eq_14 & targetFault_not; // bvh8IcCore.ts:685
-  wire fromPrimitive_14 = isTriangle_6 | isInstance_eq_14; // childTargets.ts:49
+  wire [5:0] box_tag_children_6_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_6[31:6] ? 6'd63 : at_6[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_6_primitive = isTriangle_6 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_6_instance = type_6_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire fromPrimitive_14 = isTriangle_6 | type_6_eq_6; // childTargets.ts:49
   wire [31:0] nextPrimitive_7 = valid_9 & fromPrimitive_14 ? nextPrimitive_6 + size_6 : nextPrimitive_6; // childTargets.ts:56
   wire [31:0] nextBox_7 = valid_9 & isBox_6 ? nextBox_6 + size_6 : nextBox_6; // childTargets.ts:55
   wire [31:0] at_7 = isBox_7 ? nextBox_7 : nextPrimitive_7; // childTargets.ts:51
-  wire [5:0] box_tag_children_7_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_7[31:6] ? 6'd63 : at_7[5:0]; // bvh8IcCore.ts:683
-  wire box_tag_children_7_primitive = isTriangle_7 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_7_instance = isInstance_eq_15 & targetFault_not; // bvh8IcCore.ts:685
-  wire [2:0] box_tag_slot = box_slot_d4; // bvh8IcCore.ts:679
-  wire [66:0] box_engine_tag = {box_tag_slot, box_tag_children_7_instance, box_tag_children_7_primitive, box_tag_children_7_index, box_tag_children_6_instance, box_tag_children_6_primitive, box_tag_children_6_index, box_tag_children_5_instance, box_tag_children_5_primitive, box_tag_children_5_index, box_tag_children_4_instance, box_tag_children_4_primitive, box_tag_children_4_index, box_tag_children_3_instance, box_tag_children_3_primitive, box_tag_children_3_index, box_tag_children_2_instance, box_tag_children_2_primitive, box_tag_children_2_index, box_tag_children_1_instance, box_tag_children_1_primitive, box_tag_children_1_index, box_tag_children_0_instance, box_tag_children_0_primitive, box_tag_children_0_index}; // bvh8IcCore.ts:687
-  wire [31:0] box_engine_lower = valid_11 ? box_lower_d4 : 32'd0; // bvh8IcCore.ts:670
+  wire [5:0] box_tag_children_7_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_7[31:6] ? 6'd63 : at_7[5:0]; // bvh8IcCore.ts:673
+  wire box_tag_children_7_primitive = isTriangle_7 & not_box_instance_d4; // bvh8IcCore.ts:674
+  wire box_tag_children_7_instance = type_7_eq_6 & not_box_instance_d4; // bvh8IcCore.ts:675
+  wire [2:0] box_tag_slot = box_slot_d4; // bvh8IcCore.ts:669
+  wire [66:0] box_engine_tag = {box_tag_slot, box_tag_children_7_instance, box_tag_children_7_primitive, box_tag_children_7_index, box_tag_children_6_instance, box_tag_children_6_primitive, box_tag_children_6_index, box_tag_children_5_instance, box_tag_children_5_primitive, box_tag_children_5_index, box_tag_children_4_instance, box_tag_children_4_primitive, box_tag_children_4_index, box_tag_children_3_instance, box_tag_children_3_primitive, box_tag_children_3_index, box_tag_children_2_instance, box_tag_children_2_primitive, box_tag_children_2_index, box_tag_children_1_instance, box_tag_children_1_primitive, box_tag_children_1_index, box_tag_children_0_instance, box_tag_children_0_primitive, box_tag_children_0_index}; // bvh8IcCore.ts:677
+  wire [31:0] box_engine_lower = valid_11 ? box_lower_d4 : 32'd0; // bvh8IcCore.ts:660
   wire [3:0] type_8 = type_; // childTargets.ts:44
   wire isTriangle_8 = isTriangle; // childTargets.ts:47
   wire [3:0] type_9 = type_1; // childTargets.ts:44
@@ -2076,528 +2084,528 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire valid_18 = valid_9; // childTargets.ts:43
   wire [31:0] size_14 = size_6; // childTargets.ts:45
   wire isTriangle_15 = isTriangle_7; // childTargets.ts:47
-  wire settled_d1_slice = settle_slot_d17[2]; // bvh8IcCore.ts:330
-  wire settled_d1_slice_1 = settle_slot_d17[1]; // bvh8IcCore.ts:330
-  wire settled_d1_slice_2 = settle_slot_d17[0]; // bvh8IcCore.ts:330
-  wire [5:0] settled_d1_mux_2 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray7_pending : ray6_pending) : settled_d1_slice_2 ? ray5_pending : ray4_pending; // bvh8IcCore.ts:330
-  wire [5:0] settled_d1_mux_5 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray3_pending : ray2_pending) : settled_d1_slice_2 ? ray1_pending : ray0_pending; // bvh8IcCore.ts:330
-  wire settled_have_best_d1_mux_2 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray7_have_best : ray6_have_best) : settled_d1_slice_2 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
-  wire settled_have_best_d1_mux_5 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray3_have_best : ray2_have_best) : settled_d1_slice_2 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
-  wire settled_have_best_d1_mux_6 = settled_d1_slice ? settled_have_best_d1_mux_2 : settled_have_best_d1_mux_5; // bvh8IcCore.ts:330
-  wire [31:0] settled_best_t_d1_mux_2 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray7_best_t : ray6_best_t) : settled_d1_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
-  wire [31:0] settled_best_t_d1_mux_5 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray3_best_t : ray2_best_t) : settled_d1_slice_2 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
-  wire [31:0] settled_best_t_d1_mux_6 = settled_d1_slice ? settled_best_t_d1_mux_2 : settled_best_t_d1_mux_5; // bvh8IcCore.ts:330
-  wire push_limit_in_valid = 1'd1; // bvh8IcCore.ts:339
-  wire [95:0] push_limit_a_mux_2 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray7_query : ray6_query) : settled_d1_slice_2 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
-  wire [95:0] push_limit_a_mux_5 = settled_d1_slice_1 ? (settled_d1_slice_2 ? ray3_query : ray2_query) : settled_d1_slice_2 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
-  wire [95:0] push_limit_a_mux_6 = settled_d1_slice ? push_limit_a_mux_2 : push_limit_a_mux_5; // bvh8IcCore.ts:330
+  wire settle_slot_d17_bit_2 = settle_slot_d17[2]; // bvh8IcCore.ts:330
+  wire settle_slot_d17_bit_1 = settle_slot_d17[1]; // bvh8IcCore.ts:330
+  wire settle_slot_d17_bit_0 = settle_slot_d17[0]; // bvh8IcCore.ts:330
+  wire [5:0] settled_d1_mux_2 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray7_pending : ray6_pending) : settle_slot_d17_bit_0 ? ray5_pending : ray4_pending; // bvh8IcCore.ts:330
+  wire [5:0] settled_d1_mux_5 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray3_pending : ray2_pending) : settle_slot_d17_bit_0 ? ray1_pending : ray0_pending; // bvh8IcCore.ts:330
+  wire settled_have_best_d1_mux_2 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray7_have_best : ray6_have_best) : settle_slot_d17_bit_0 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
+  wire settled_have_best_d1_mux_5 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray3_have_best : ray2_have_best) : settle_slot_d17_bit_0 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
+  wire settled_have_best_d1_mux_6 = settle_slot_d17_bit_2 ? settled_have_best_d1_mux_2 : settled_have_best_d1_mux_5; // bvh8IcCore.ts:330
+  wire [31:0] settled_best_t_d1_mux_2 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray7_best_t : ray6_best_t) : settle_slot_d17_bit_0 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
+  wire [31:0] settled_best_t_d1_mux_5 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray3_best_t : ray2_best_t) : settle_slot_d17_bit_0 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
+  wire [31:0] settled_best_t_d1_mux_6 = settle_slot_d17_bit_2 ? settled_best_t_d1_mux_2 : settled_best_t_d1_mux_5; // bvh8IcCore.ts:330
+  wire push_limit_in_valid = 1'd1; // queryAccept.ts:45
+  wire [95:0] push_limit_a_mux_2 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray7_query : ray6_query) : settle_slot_d17_bit_0 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
+  wire [95:0] push_limit_a_mux_5 = settle_slot_d17_bit_1 ? (settle_slot_d17_bit_0 ? ray3_query : ray2_query) : settle_slot_d17_bit_0 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
+  wire [95:0] push_limit_a_mux_6 = settle_slot_d17_bit_2 ? push_limit_a_mux_2 : push_limit_a_mux_5; // bvh8IcCore.ts:330
   wire [31:0] tmax = push_limit_a_mux_6[63:32]; // queryAccept.ts:11
-  wire [31:0] push_limit_a = tmax; // bvh8IcCore.ts:340
-  wire [31:0] push_limit_b = settled_have_best_d1_mux_6 ? settled_best_t_d1_mux_6 : 32'h7f800000; // bvh8IcCore.ts:341
-  wire fmul1_in_valid = 1'd1; // bvh8IcCore.ts:752
-  wire [31:0] fmul1_a = push_limit_q; // bvh8IcCore.ts:752
-  wire [31:0] fmul1_b = 32'h3f800002; // bvh8IcCore.ts:752
-  wire fcmp2_in_valid = 1'd1; // bvh8IcCore.ts:753
-  wire [31:0] fcmp2_a = box_entry_tnear_d23; // bvh8IcCore.ts:753
-  wire [31:0] fcmp2_b = settled_best_t_d6; // bvh8IcCore.ts:753
-  wire fcmp3_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp3_a = tnear_10; // bvh8IcCore.ts:761
-  wire [31:0] fcmp3_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp4_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp4_a = tnear_9; // bvh8IcCore.ts:761
-  wire [31:0] fcmp4_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp5_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp5_a = tnear_8; // bvh8IcCore.ts:761
-  wire [31:0] fcmp5_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp6_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp6_a = tnear_7; // bvh8IcCore.ts:761
-  wire [31:0] fcmp6_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp7_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp7_a = tnear_6; // bvh8IcCore.ts:761
-  wire [31:0] fcmp7_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp8_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp8_a = tnear_5; // bvh8IcCore.ts:761
-  wire [31:0] fcmp8_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp9_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp9_a = tnear_4; // bvh8IcCore.ts:761
-  wire [31:0] fcmp9_b = fmul1_result; // bvh8IcCore.ts:761
-  wire fcmp10_in_valid = 1'd1; // bvh8IcCore.ts:761
-  wire [31:0] fcmp10_a = tnear_3; // bvh8IcCore.ts:761
-  wire [31:0] fcmp10_b = fmul1_result; // bvh8IcCore.ts:761
-  wire [7:0] resolve_slot_in = {ray7_state_sel_eq_9 & ray7_unresolved & ray7_state_sel_eq_10, ray6_state_sel_eq_9 & ray6_unresolved & ray6_state_sel_eq_10, ray5_state_sel_eq_9 & ray5_unresolved & ray5_state_sel_eq_10, ray4_state_sel_eq_9 & ray4_unresolved & ray4_state_sel_eq_10, ray3_state_sel_eq_9 & ray3_unresolved & ray3_state_sel_eq_10, ray2_state_sel_eq_9 & ray2_unresolved & ray2_state_sel_eq_10, ray1_state_sel_eq_9 & ray1_unresolved & ray1_state_sel_eq_10, ray0_state_sel_eq_25 & ray0_unresolved & ray0_state_sel_eq_26}; // bvh8IcCore.ts:810
-  wire fcmp11_in_valid = 1'd1; // bvh8IcCore.ts:813
-  wire [31:0] fcmp11_a_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_tnear : ray6_parked_tnear) : ray0_state_sel_slice_2 ? ray5_parked_tnear : ray4_parked_tnear; // bvh8IcCore.ts:330
-  wire [31:0] fcmp11_a_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_tnear : ray2_parked_tnear) : ray0_state_sel_slice_2 ? ray1_parked_tnear : ray0_parked_tnear; // bvh8IcCore.ts:330
-  wire [31:0] fcmp11_a = ray0_state_sel_slice ? fcmp11_a_mux_2 : fcmp11_a_mux_5; // bvh8IcCore.ts:813
-  wire [31:0] fcmp11_b_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_state_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp11_b_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_state_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp11_b = ray0_state_sel_slice ? fcmp11_b_mux_2 : fcmp11_b_mux_5; // bvh8IcCore.ts:813
-  wire fcmp12_in_valid = 1'd1; // bvh8IcCore.ts:816
-  wire [31:0] fcmp12_a_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_far : ray6_parked_far) : ray0_state_sel_slice_2 ? ray5_parked_far : ray4_parked_far; // bvh8IcCore.ts:330
-  wire [31:0] fcmp12_a_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_far : ray2_parked_far) : ray0_state_sel_slice_2 ? ray1_parked_far : ray0_parked_far; // bvh8IcCore.ts:330
-  wire [31:0] fcmp12_a = ray0_state_sel_slice ? fcmp12_a_mux_2 : fcmp12_a_mux_5; // bvh8IcCore.ts:816
-  wire [31:0] fcmp12_b = fcmp11_b; // bvh8IcCore.ts:816
-  wire pair_queue_enq_valid = enqueue; // bvh8IcCore.ts:847
-  wire [1535:0] pair_queue_in_vertices = primitive_decoder_vertices; // bvh8IcCore.ts:839
-  wire [1535:0] pair_queue_enq_bits_vertices = pair_queue_in_vertices; // bvh8IcCore.ts:848
-  wire [191:0] pair_queue_in_vertexIndex = primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:840
-  wire [191:0] pair_queue_enq_bits_vertexIndex = pair_queue_in_vertexIndex; // bvh8IcCore.ts:848
-  wire [15:0] pair_queue_in_active = primitive_decoder_tri_active; // bvh8IcCore.ts:841
-  wire [15:0] pair_queue_enq_bits_active = pair_queue_in_active; // bvh8IcCore.ts:848
-  wire [15:0] pair_queue_in_doubleSided = primitive_decoder_tri_double_sided; // bvh8IcCore.ts:842
-  wire [15:0] pair_queue_enq_bits_doubleSided = pair_queue_in_doubleSided; // bvh8IcCore.ts:848
-  wire [511:0] pair_queue_in_primitiveIndex = primitive_decoder_primitive_index; // bvh8IcCore.ts:843
-  wire [511:0] pair_queue_enq_bits_primitiveIndex = pair_queue_in_primitiveIndex; // bvh8IcCore.ts:848
-  wire [511:0] pair_queue_in_geometryIndex = primitive_decoder_geometry_index; // bvh8IcCore.ts:844
-  wire [511:0] pair_queue_enq_bits_geometryIndex = pair_queue_in_geometryIndex; // bvh8IcCore.ts:848
-  wire [3:0] pair_queue_in_pairCount = primitive_decoder_pair_count; // bvh8IcCore.ts:845
-  wire [3:0] pair_queue_enq_bits_pairCount = pair_queue_in_pairCount; // bvh8IcCore.ts:848
-  wire [2:0] pair_queue_in_slot = primitive_slot_d3; // bvh8IcCore.ts:846
-  wire [2:0] pair_queue_enq_bits_slot = pair_queue_in_slot; // bvh8IcCore.ts:848
-  wire pair_queue_deq_ready = leave; // bvh8IcCore.ts:854
-  wire triangle_engine_in_valid = pair_queue_deq_valid; // bvh8IcCore.ts:899
-  wire triangle_engine_origin_slice = pair_queue_deq_bits_slot[2]; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_slice_1 = pair_queue_deq_bits_slot[1]; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_slice_2 = pair_queue_deq_bits_slot[0]; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_in_instance : ray6_in_instance) : triangle_engine_origin_slice_2 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_in_instance : ray2_in_instance) : triangle_engine_origin_slice_2 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_mux_6 = triangle_engine_origin_slice ? triangle_engine_origin_mux_2 : triangle_engine_origin_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_origin : ray6_obj_origin) : triangle_engine_origin_slice_2 ? ray5_obj_origin : ray4_obj_origin; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_origin : ray2_obj_origin) : triangle_engine_origin_slice_2 ? ray1_obj_origin : ray0_obj_origin; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin_mux_13 = triangle_engine_origin_slice ? triangle_engine_origin_mux_9 : triangle_engine_origin_mux_12; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin_mux_16 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_origin : ray6_origin) : triangle_engine_origin_slice_2 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin_mux_19 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_origin : ray2_origin) : triangle_engine_origin_slice_2 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin_mux_20 = triangle_engine_origin_slice ? triangle_engine_origin_mux_16 : triangle_engine_origin_mux_19; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin = triangle_engine_origin_mux_6 ? triangle_engine_origin_mux_13 : triangle_engine_origin_mux_20; // bvh8IcCore.ts:901
-  wire [5:0] triangle_engine_axes_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_axes : ray6_obj_axes) : triangle_engine_origin_slice_2 ? ray5_obj_axes : ray4_obj_axes; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_axes : ray2_obj_axes) : triangle_engine_origin_slice_2 ? ray1_obj_axes : ray0_obj_axes; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes_mux_6 = triangle_engine_origin_slice ? triangle_engine_axes_mux_2 : triangle_engine_axes_mux_5; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_axes : ray6_axes) : triangle_engine_origin_slice_2 ? ray5_axes : ray4_axes; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_axes : ray2_axes) : triangle_engine_origin_slice_2 ? ray1_axes : ray0_axes; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes_mux_13 = triangle_engine_origin_slice ? triangle_engine_axes_mux_9 : triangle_engine_axes_mux_12; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes = triangle_engine_origin_mux_6 ? triangle_engine_axes_mux_6 : triangle_engine_axes_mux_13; // bvh8IcCore.ts:902
-  wire [95:0] triangle_engine_shear_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_shear : ray6_obj_shear) : triangle_engine_origin_slice_2 ? ray5_obj_shear : ray4_obj_shear; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_shear : ray2_obj_shear) : triangle_engine_origin_slice_2 ? ray1_obj_shear : ray0_obj_shear; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear_mux_6 = triangle_engine_origin_slice ? triangle_engine_shear_mux_2 : triangle_engine_shear_mux_5; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_shear : ray6_shear) : triangle_engine_origin_slice_2 ? ray5_shear : ray4_shear; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_shear : ray2_shear) : triangle_engine_origin_slice_2 ? ray1_shear : ray0_shear; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear_mux_13 = triangle_engine_origin_slice ? triangle_engine_shear_mux_9 : triangle_engine_shear_mux_12; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear = triangle_engine_origin_mux_6 ? triangle_engine_shear_mux_6 : triangle_engine_shear_mux_13; // bvh8IcCore.ts:903
-  wire [3:0] triangleSlot = {pair_index, 1'd1}; // bvh8IcCore.ts:887
-  wire triangle_engine_vertices_slice = triangleSlot[3]; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_1 = triangleSlot[2]; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_2 = triangleSlot[1]; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_3 = triangleSlot[0]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_4 = pair_queue_deq_bits_vertexIndex[191:180]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_5 = pair_queue_deq_bits_vertexIndex[179:168]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_4 : triangle_engine_vertices_slice_5; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_6 = pair_queue_deq_bits_vertexIndex[167:156]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_7 = pair_queue_deq_bits_vertexIndex[155:144]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_6 : triangle_engine_vertices_slice_7; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux : triangle_engine_vertices_mux_1; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_8 = pair_queue_deq_bits_vertexIndex[143:132]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_9 = pair_queue_deq_bits_vertexIndex[131:120]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_8 : triangle_engine_vertices_slice_9; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_10 = pair_queue_deq_bits_vertexIndex[119:108]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_11 = pair_queue_deq_bits_vertexIndex[107:96]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_10 : triangle_engine_vertices_slice_11; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_3 : triangle_engine_vertices_mux_4; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_vertices_mux_2 : triangle_engine_vertices_mux_5; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_12 = pair_queue_deq_bits_vertexIndex[95:84]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_13 = pair_queue_deq_bits_vertexIndex[83:72]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_12 : triangle_engine_vertices_slice_13; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_14 = pair_queue_deq_bits_vertexIndex[71:60]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_15 = pair_queue_deq_bits_vertexIndex[59:48]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_14 : triangle_engine_vertices_slice_15; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_7 : triangle_engine_vertices_mux_8; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_16 = pair_queue_deq_bits_vertexIndex[47:36]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_17 = pair_queue_deq_bits_vertexIndex[35:24]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_16 : triangle_engine_vertices_slice_17; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_18 = pair_queue_deq_bits_vertexIndex[23:12]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_slice_19 = pair_queue_deq_bits_vertexIndex[11:0]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_18 : triangle_engine_vertices_slice_19; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_10 : triangle_engine_vertices_mux_11; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_vertices_mux_9 : triangle_engine_vertices_mux_12; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_14 = triangle_engine_vertices_slice ? triangle_engine_vertices_mux_6 : triangle_engine_vertices_mux_13; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_21 = triangle_engine_vertices_mux_14[10]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_22 = triangle_engine_vertices_mux_14[9]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_23 = triangle_engine_vertices_mux_14[8]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_24 = pair_queue_deq_bits_vertices[1535:1440]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_25 = pair_queue_deq_bits_vertices[1439:1344]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_15 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_26 = pair_queue_deq_bits_vertices[1343:1248]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_27 = pair_queue_deq_bits_vertices[1247:1152]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_16 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_17 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_15 : triangle_engine_vertices_mux_16; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_28 = pair_queue_deq_bits_vertices[1151:1056]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_29 = pair_queue_deq_bits_vertices[1055:960]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_18 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_30 = pair_queue_deq_bits_vertices[959:864]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_31 = pair_queue_deq_bits_vertices[863:768]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_19 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_20 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_18 : triangle_engine_vertices_mux_19; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_21 = triangle_engine_vertices_slice_21 ? triangle_engine_vertices_mux_17 : triangle_engine_vertices_mux_20; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_32 = pair_queue_deq_bits_vertices[767:672]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_33 = pair_queue_deq_bits_vertices[671:576]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_22 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_34 = pair_queue_deq_bits_vertices[575:480]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_35 = pair_queue_deq_bits_vertices[479:384]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_23 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_24 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_22 : triangle_engine_vertices_mux_23; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_36 = pair_queue_deq_bits_vertices[383:288]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_37 = pair_queue_deq_bits_vertices[287:192]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_25 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_38 = pair_queue_deq_bits_vertices[191:96]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_slice_39 = pair_queue_deq_bits_vertices[95:0]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_26 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_27 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_25 : triangle_engine_vertices_mux_26; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_28 = triangle_engine_vertices_slice_21 ? triangle_engine_vertices_mux_24 : triangle_engine_vertices_mux_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_29 = triangle_engine_vertices_mux_14[11] ? triangle_engine_vertices_mux_21 : triangle_engine_vertices_mux_28; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_41 = triangle_engine_vertices_mux_14[6]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_42 = triangle_engine_vertices_mux_14[5]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_43 = triangle_engine_vertices_mux_14[4]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_30 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_31 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_32 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_30 : triangle_engine_vertices_mux_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_33 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_34 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_35 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_33 : triangle_engine_vertices_mux_34; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_36 = triangle_engine_vertices_slice_41 ? triangle_engine_vertices_mux_32 : triangle_engine_vertices_mux_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_37 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_38 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_39 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_37 : triangle_engine_vertices_mux_38; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_40 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_41 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_42 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_40 : triangle_engine_vertices_mux_41; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_43 = triangle_engine_vertices_slice_41 ? triangle_engine_vertices_mux_39 : triangle_engine_vertices_mux_42; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_44 = triangle_engine_vertices_mux_14[7] ? triangle_engine_vertices_mux_36 : triangle_engine_vertices_mux_43; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_45 = triangle_engine_vertices_mux_14[2]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_46 = triangle_engine_vertices_mux_14[1]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_47 = triangle_engine_vertices_mux_14[0]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_45 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_46 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_47 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_45 : triangle_engine_vertices_mux_46; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_48 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_49 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_50 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_48 : triangle_engine_vertices_mux_49; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_51 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_mux_47 : triangle_engine_vertices_mux_50; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_52 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_53 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_54 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_52 : triangle_engine_vertices_mux_53; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_55 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_56 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_57 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_55 : triangle_engine_vertices_mux_56; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_58 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_mux_54 : triangle_engine_vertices_mux_57; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_59 = triangle_engine_vertices_mux_14[3] ? triangle_engine_vertices_mux_51 : triangle_engine_vertices_mux_58; // bvh8IcCore.ts:884
-  wire [287:0] vertices = {triangle_engine_vertices_mux_29, triangle_engine_vertices_mux_44, triangle_engine_vertices_mux_59}; // bvh8IcCore.ts:891
-  wire [3:0] triangleSlot_1 = {pair_index, 1'd0}; // bvh8IcCore.ts:887
-  wire triangle_engine_vertices_slice_48 = triangleSlot_1[3]; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_49 = triangleSlot_1[2]; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_50 = triangleSlot_1[1]; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_51 = triangleSlot_1[0]; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_60 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_4 : triangle_engine_vertices_slice_5; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_61 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_6 : triangle_engine_vertices_slice_7; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_62 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_60 : triangle_engine_vertices_mux_61; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_63 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_8 : triangle_engine_vertices_slice_9; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_64 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_10 : triangle_engine_vertices_slice_11; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_65 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_63 : triangle_engine_vertices_mux_64; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_66 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_mux_62 : triangle_engine_vertices_mux_65; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_67 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_12 : triangle_engine_vertices_slice_13; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_68 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_14 : triangle_engine_vertices_slice_15; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_69 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_67 : triangle_engine_vertices_mux_68; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_70 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_16 : triangle_engine_vertices_slice_17; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_71 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_18 : triangle_engine_vertices_slice_19; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_72 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_70 : triangle_engine_vertices_mux_71; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_73 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_mux_69 : triangle_engine_vertices_mux_72; // bvh8IcCore.ts:888
-  wire [11:0] triangle_engine_vertices_mux_74 = triangle_engine_vertices_slice_48 ? triangle_engine_vertices_mux_66 : triangle_engine_vertices_mux_73; // bvh8IcCore.ts:888
-  wire triangle_engine_vertices_slice_53 = triangle_engine_vertices_mux_74[10]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_54 = triangle_engine_vertices_mux_74[9]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_55 = triangle_engine_vertices_mux_74[8]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_75 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_76 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_77 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_75 : triangle_engine_vertices_mux_76; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_78 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_79 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_80 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_78 : triangle_engine_vertices_mux_79; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_81 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_mux_77 : triangle_engine_vertices_mux_80; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_82 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_83 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_84 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_82 : triangle_engine_vertices_mux_83; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_85 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_86 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_87 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_85 : triangle_engine_vertices_mux_86; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_88 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_mux_84 : triangle_engine_vertices_mux_87; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_89 = triangle_engine_vertices_mux_74[11] ? triangle_engine_vertices_mux_81 : triangle_engine_vertices_mux_88; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_57 = triangle_engine_vertices_mux_74[6]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_58 = triangle_engine_vertices_mux_74[5]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_59 = triangle_engine_vertices_mux_74[4]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_90 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_91 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_92 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_90 : triangle_engine_vertices_mux_91; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_93 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_94 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_95 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_93 : triangle_engine_vertices_mux_94; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_96 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_mux_92 : triangle_engine_vertices_mux_95; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_97 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_98 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_99 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_97 : triangle_engine_vertices_mux_98; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_100 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_101 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_102 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_100 : triangle_engine_vertices_mux_101; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_103 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_mux_99 : triangle_engine_vertices_mux_102; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_104 = triangle_engine_vertices_mux_74[7] ? triangle_engine_vertices_mux_96 : triangle_engine_vertices_mux_103; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_61 = triangle_engine_vertices_mux_74[2]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_62 = triangle_engine_vertices_mux_74[1]; // bvh8IcCore.ts:884
-  wire triangle_engine_vertices_slice_63 = triangle_engine_vertices_mux_74[0]; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_105 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_106 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_107 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_105 : triangle_engine_vertices_mux_106; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_108 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_109 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_110 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_108 : triangle_engine_vertices_mux_109; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_111 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_mux_107 : triangle_engine_vertices_mux_110; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_112 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_113 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_114 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_112 : triangle_engine_vertices_mux_113; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_115 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_116 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_117 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_115 : triangle_engine_vertices_mux_116; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_118 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_mux_114 : triangle_engine_vertices_mux_117; // bvh8IcCore.ts:884
-  wire [95:0] triangle_engine_vertices_mux_119 = triangle_engine_vertices_mux_74[3] ? triangle_engine_vertices_mux_111 : triangle_engine_vertices_mux_118; // bvh8IcCore.ts:884
-  wire [287:0] vertices_1 = {triangle_engine_vertices_mux_89, triangle_engine_vertices_mux_104, triangle_engine_vertices_mux_119}; // bvh8IcCore.ts:891
-  wire [575:0] triangle_engine_vertices = {vertices, vertices_1}; // bvh8IcCore.ts:904
-  wire triangle_engine_active_slice = pair_queue_deq_bits_active[15]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_1 = pair_queue_deq_bits_active[14]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice : triangle_engine_active_slice_1; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_2 = pair_queue_deq_bits_active[13]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_3 = pair_queue_deq_bits_active[12]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_2 : triangle_engine_active_slice_3; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux : triangle_engine_active_mux_1; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_4 = pair_queue_deq_bits_active[11]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_5 = pair_queue_deq_bits_active[10]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_4 : triangle_engine_active_slice_5; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_6 = pair_queue_deq_bits_active[9]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_7 = pair_queue_deq_bits_active[8]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_6 : triangle_engine_active_slice_7; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_3 : triangle_engine_active_mux_4; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_active_mux_2 : triangle_engine_active_mux_5; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_8 = pair_queue_deq_bits_active[7]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_9 = pair_queue_deq_bits_active[6]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_8 : triangle_engine_active_slice_9; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_10 = pair_queue_deq_bits_active[5]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_11 = pair_queue_deq_bits_active[4]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_10 : triangle_engine_active_slice_11; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_7 : triangle_engine_active_mux_8; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_12 = pair_queue_deq_bits_active[3]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_13 = pair_queue_deq_bits_active[2]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_12 : triangle_engine_active_slice_13; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_14 = pair_queue_deq_bits_active[1]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_slice_15 = pair_queue_deq_bits_active[0]; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_14 : triangle_engine_active_slice_15; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_10 : triangle_engine_active_mux_11; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_active_mux_9 : triangle_engine_active_mux_12; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_14 = triangle_engine_vertices_slice ? triangle_engine_active_mux_6 : triangle_engine_active_mux_13; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_15 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice : triangle_engine_active_slice_1; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_16 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_2 : triangle_engine_active_slice_3; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_17 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_15 : triangle_engine_active_mux_16; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_18 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_4 : triangle_engine_active_slice_5; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_19 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_6 : triangle_engine_active_slice_7; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_20 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_18 : triangle_engine_active_mux_19; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_21 = triangle_engine_vertices_slice_49 ? triangle_engine_active_mux_17 : triangle_engine_active_mux_20; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_22 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_8 : triangle_engine_active_slice_9; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_23 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_10 : triangle_engine_active_slice_11; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_24 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_22 : triangle_engine_active_mux_23; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_25 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_12 : triangle_engine_active_slice_13; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_26 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_14 : triangle_engine_active_slice_15; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_27 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_25 : triangle_engine_active_mux_26; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_28 = triangle_engine_vertices_slice_49 ? triangle_engine_active_mux_24 : triangle_engine_active_mux_27; // bvh8IcCore.ts:888
-  wire triangle_engine_active_mux_29 = triangle_engine_vertices_slice_48 ? triangle_engine_active_mux_21 : triangle_engine_active_mux_28; // bvh8IcCore.ts:888
-  wire [1:0] active = pair_queue_deq_valid ? {triangle_engine_active_mux_14, triangle_engine_active_mux_29} : 2'd0; // bvh8IcCore.ts:898
-  wire [1:0] triangle_engine_active = active; // bvh8IcCore.ts:905
-  wire [31:0] triangle_engine_prim_index_slice = pair_queue_deq_bits_primitiveIndex[511:480]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_1 = pair_queue_deq_bits_primitiveIndex[479:448]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice : triangle_engine_prim_index_slice_1; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_2 = pair_queue_deq_bits_primitiveIndex[447:416]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_3 = pair_queue_deq_bits_primitiveIndex[415:384]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_2 : triangle_engine_prim_index_slice_3; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux : triangle_engine_prim_index_mux_1; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_4 = pair_queue_deq_bits_primitiveIndex[383:352]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_5 = pair_queue_deq_bits_primitiveIndex[351:320]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_4 : triangle_engine_prim_index_slice_5; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_6 = pair_queue_deq_bits_primitiveIndex[319:288]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_7 = pair_queue_deq_bits_primitiveIndex[287:256]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_6 : triangle_engine_prim_index_slice_7; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_3 : triangle_engine_prim_index_mux_4; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_prim_index_mux_2 : triangle_engine_prim_index_mux_5; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_8 = pair_queue_deq_bits_primitiveIndex[255:224]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_9 = pair_queue_deq_bits_primitiveIndex[223:192]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_8 : triangle_engine_prim_index_slice_9; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_10 = pair_queue_deq_bits_primitiveIndex[191:160]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_11 = pair_queue_deq_bits_primitiveIndex[159:128]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_10 : triangle_engine_prim_index_slice_11; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_7 : triangle_engine_prim_index_mux_8; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_12 = pair_queue_deq_bits_primitiveIndex[127:96]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_13 = pair_queue_deq_bits_primitiveIndex[95:64]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_12 : triangle_engine_prim_index_slice_13; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_14 = pair_queue_deq_bits_primitiveIndex[63:32]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_slice_15 = pair_queue_deq_bits_primitiveIndex[31:0]; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_14 : triangle_engine_prim_index_slice_15; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_10 : triangle_engine_prim_index_mux_11; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_prim_index_mux_9 : triangle_engine_prim_index_mux_12; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_14 = triangle_engine_vertices_slice ? triangle_engine_prim_index_mux_6 : triangle_engine_prim_index_mux_13; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_15 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice : triangle_engine_prim_index_slice_1; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_16 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_2 : triangle_engine_prim_index_slice_3; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_17 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_15 : triangle_engine_prim_index_mux_16; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_18 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_4 : triangle_engine_prim_index_slice_5; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_19 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_6 : triangle_engine_prim_index_slice_7; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_20 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_18 : triangle_engine_prim_index_mux_19; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_21 = triangle_engine_vertices_slice_49 ? triangle_engine_prim_index_mux_17 : triangle_engine_prim_index_mux_20; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_22 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_8 : triangle_engine_prim_index_slice_9; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_23 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_10 : triangle_engine_prim_index_slice_11; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_24 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_22 : triangle_engine_prim_index_mux_23; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_25 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_12 : triangle_engine_prim_index_slice_13; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_26 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_14 : triangle_engine_prim_index_slice_15; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_27 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_25 : triangle_engine_prim_index_mux_26; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_28 = triangle_engine_vertices_slice_49 ? triangle_engine_prim_index_mux_24 : triangle_engine_prim_index_mux_27; // bvh8IcCore.ts:888
-  wire [31:0] triangle_engine_prim_index_mux_29 = triangle_engine_vertices_slice_48 ? triangle_engine_prim_index_mux_21 : triangle_engine_prim_index_mux_28; // bvh8IcCore.ts:888
-  wire [63:0] triangle_engine_prim_index = {triangle_engine_prim_index_mux_14, triangle_engine_prim_index_mux_29}; // bvh8IcCore.ts:906
-  wire triangle_engine_one_sided_slice = pair_queue_deq_bits_doubleSided[15]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_1 = pair_queue_deq_bits_doubleSided[14]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice : triangle_engine_one_sided_slice_1; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_2 = pair_queue_deq_bits_doubleSided[13]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_3 = pair_queue_deq_bits_doubleSided[12]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_2 : triangle_engine_one_sided_slice_3; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux : triangle_engine_one_sided_mux_1; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_4 = pair_queue_deq_bits_doubleSided[11]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_5 = pair_queue_deq_bits_doubleSided[10]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_4 : triangle_engine_one_sided_slice_5; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_6 = pair_queue_deq_bits_doubleSided[9]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_7 = pair_queue_deq_bits_doubleSided[8]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_6 : triangle_engine_one_sided_slice_7; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_3 : triangle_engine_one_sided_mux_4; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_one_sided_mux_2 : triangle_engine_one_sided_mux_5; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_8 = pair_queue_deq_bits_doubleSided[7]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_9 = pair_queue_deq_bits_doubleSided[6]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_8 : triangle_engine_one_sided_slice_9; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_10 = pair_queue_deq_bits_doubleSided[5]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_11 = pair_queue_deq_bits_doubleSided[4]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_10 : triangle_engine_one_sided_slice_11; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_7 : triangle_engine_one_sided_mux_8; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_12 = pair_queue_deq_bits_doubleSided[3]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_13 = pair_queue_deq_bits_doubleSided[2]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_12 : triangle_engine_one_sided_slice_13; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_14 = pair_queue_deq_bits_doubleSided[1]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_slice_15 = pair_queue_deq_bits_doubleSided[0]; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_14 : triangle_engine_one_sided_slice_15; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_10 : triangle_engine_one_sided_mux_11; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_one_sided_mux_9 : triangle_engine_one_sided_mux_12; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_14 = triangle_engine_vertices_slice ? triangle_engine_one_sided_mux_6 : triangle_engine_one_sided_mux_13; // bvh8IcCore.ts:888
-  wire oneSided = ~triangle_engine_one_sided_mux_14; // bvh8IcCore.ts:893
-  wire triangle_engine_one_sided_mux_15 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice : triangle_engine_one_sided_slice_1; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_16 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_2 : triangle_engine_one_sided_slice_3; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_17 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_15 : triangle_engine_one_sided_mux_16; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_18 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_4 : triangle_engine_one_sided_slice_5; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_19 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_6 : triangle_engine_one_sided_slice_7; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_20 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_18 : triangle_engine_one_sided_mux_19; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_21 = triangle_engine_vertices_slice_49 ? triangle_engine_one_sided_mux_17 : triangle_engine_one_sided_mux_20; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_22 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_8 : triangle_engine_one_sided_slice_9; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_23 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_10 : triangle_engine_one_sided_slice_11; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_24 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_22 : triangle_engine_one_sided_mux_23; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_25 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_12 : triangle_engine_one_sided_slice_13; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_26 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_14 : triangle_engine_one_sided_slice_15; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_27 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_25 : triangle_engine_one_sided_mux_26; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_28 = triangle_engine_vertices_slice_49 ? triangle_engine_one_sided_mux_24 : triangle_engine_one_sided_mux_27; // bvh8IcCore.ts:888
-  wire triangle_engine_one_sided_mux_29 = triangle_engine_vertices_slice_48 ? triangle_engine_one_sided_mux_21 : triangle_engine_one_sided_mux_28; // bvh8IcCore.ts:888
-  wire oneSided_1 = ~triangle_engine_one_sided_mux_29; // bvh8IcCore.ts:893
-  wire [1:0] triangle_engine_one_sided = pair_queue_deq_valid ? {oneSided, oneSided_1} : 2'd0; // bvh8IcCore.ts:913
-  wire [95:0] triangle_engine_query_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_query : ray6_query) : triangle_engine_origin_slice_2 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_query_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_query : ray2_query) : triangle_engine_origin_slice_2 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_query = triangle_engine_origin_slice ? triangle_engine_query_mux_2 : triangle_engine_query_mux_5; // bvh8IcCore.ts:912
-  wire triangle_engine_best_valid = 1'd0; // bvh8IcCore.ts:908
-  wire [31:0] triangle_engine_best_t = 32'd0; // bvh8IcCore.ts:909
-  wire [31:0] triangle_engine_best_index = 32'd0; // bvh8IcCore.ts:910
-  wire [31:0] pair_tag_geometry_0_slice_15 = pair_queue_deq_bits_geometryIndex[31:0]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_14 = pair_queue_deq_bits_geometryIndex[63:32]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_11 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_14 : pair_tag_geometry_0_slice_15; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_13 = pair_queue_deq_bits_geometryIndex[95:64]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_12 = pair_queue_deq_bits_geometryIndex[127:96]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_10 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_12 : pair_tag_geometry_0_slice_13; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_12 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_10 : pair_tag_geometry_0_mux_11; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_11 = pair_queue_deq_bits_geometryIndex[159:128]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_10 = pair_queue_deq_bits_geometryIndex[191:160]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_8 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_10 : pair_tag_geometry_0_slice_11; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_9 = pair_queue_deq_bits_geometryIndex[223:192]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_8 = pair_queue_deq_bits_geometryIndex[255:224]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_7 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_8 : pair_tag_geometry_0_slice_9; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_9 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_7 : pair_tag_geometry_0_mux_8; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_13 = triangle_engine_vertices_slice_49 ? pair_tag_geometry_0_mux_9 : pair_tag_geometry_0_mux_12; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_7 = pair_queue_deq_bits_geometryIndex[287:256]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_6 = pair_queue_deq_bits_geometryIndex[319:288]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_4 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_6 : pair_tag_geometry_0_slice_7; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_5 = pair_queue_deq_bits_geometryIndex[351:320]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_4 = pair_queue_deq_bits_geometryIndex[383:352]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_3 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_4 : pair_tag_geometry_0_slice_5; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_5 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_3 : pair_tag_geometry_0_mux_4; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_3 = pair_queue_deq_bits_geometryIndex[415:384]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_2 = pair_queue_deq_bits_geometryIndex[447:416]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_1 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_2 : pair_tag_geometry_0_slice_3; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice_1 = pair_queue_deq_bits_geometryIndex[479:448]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_slice = pair_queue_deq_bits_geometryIndex[511:480]; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice : pair_tag_geometry_0_slice_1; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_2 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux : pair_tag_geometry_0_mux_1; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0_mux_6 = triangle_engine_vertices_slice_49 ? pair_tag_geometry_0_mux_2 : pair_tag_geometry_0_mux_5; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_0 = triangle_engine_vertices_slice_48 ? pair_tag_geometry_0_mux_6 : pair_tag_geometry_0_mux_13; // bvh8IcCore.ts:916
-  wire [31:0] pair_tag_geometry_1_mux_11 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_14 : pair_tag_geometry_0_slice_15; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_10 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_12 : pair_tag_geometry_0_slice_13; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_12 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_10 : pair_tag_geometry_1_mux_11; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_8 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_10 : pair_tag_geometry_0_slice_11; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_7 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_8 : pair_tag_geometry_0_slice_9; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_9 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_7 : pair_tag_geometry_1_mux_8; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_13 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_9 : pair_tag_geometry_1_mux_12; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_4 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_6 : pair_tag_geometry_0_slice_7; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_3 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_4 : pair_tag_geometry_0_slice_5; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_5 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_3 : pair_tag_geometry_1_mux_4; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_1 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_2 : pair_tag_geometry_0_slice_3; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice : pair_tag_geometry_0_slice_1; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_2 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux : pair_tag_geometry_1_mux_1; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1_mux_6 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_2 : pair_tag_geometry_1_mux_5; // bvh8IcCore.ts:888
-  wire [31:0] pair_tag_geometry_1 = triangle_engine_vertices_slice ? pair_tag_geometry_1_mux_6 : pair_tag_geometry_1_mux_13; // bvh8IcCore.ts:917
-  wire [2:0] pair_tag_slot = pair_queue_deq_bits_slot; // bvh8IcCore.ts:915
-  wire [1:0] pair_tag_tests = {1'd0, active[0]} + {1'd0, active[1]}; // bvh8IcCore.ts:918
-  wire [68:0] triangle_engine_tag = {pair_tag_tests, pair_tag_slot, pair_tag_geometry_1, pair_tag_geometry_0}; // bvh8IcCore.ts:919
-  wire fcmp13_in_valid = 1'd1; // bvh8IcCore.ts:928
-  wire [31:0] fcmp13_a = triangle_engine_best_t_out; // bvh8IcCore.ts:928
-  wire [31:0] fcmp13_b_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_have_best_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp13_b_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_have_best_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp13_b = ray0_have_best_sel_slice ? fcmp13_b_mux_2 : fcmp13_b_mux_5; // bvh8IcCore.ts:928
-  wire normal_slot_in_eq = ray7_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_1 = ray6_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_5 = normal_slot_in_eq_1 & ray6_have_best & ray6_object_normal & overlap_not_25; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_2 = ray5_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_8 = normal_slot_in_eq_2 & ray5_have_best & ray5_object_normal & overlap_not_21; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_3 = ray4_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_11 = normal_slot_in_eq_3 & ray4_have_best & ray4_object_normal & overlap_not_17; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_4 = ray3_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_14 = normal_slot_in_eq_4 & ray3_have_best & ray3_object_normal & overlap_not_13; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_5 = ray2_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_17 = normal_slot_in_eq_5 & ray2_have_best & ray2_object_normal & overlap_not_9; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_6 = ray1_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_20 = normal_slot_in_eq_6 & ray1_have_best & ray1_object_normal & overlap_not_5; // bvh8IcCore.ts:972
-  wire normal_slot_in_eq_7 = ray0_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
-  wire normal_slot_in_and_23 = normal_slot_in_eq_7 & ray0_have_best & ray0_object_normal & overlap_not_1; // bvh8IcCore.ts:972
-  wire [7:0] waiting = {normal_slot_in_eq & ray7_have_best & ray7_object_normal & overlap_not_29, normal_slot_in_and_5, normal_slot_in_and_8, normal_slot_in_and_11, normal_slot_in_and_14, normal_slot_in_and_17, normal_slot_in_and_20, normal_slot_in_and_23}; // bvh8IcCore.ts:972
-  wire [7:0] normal_slot_in = waiting; // bvh8IcCore.ts:974
+  wire [31:0] push_limit_a = tmax; // queryAccept.ts:46
+  wire [31:0] push_limit_b = settled_have_best_d1_mux_6 ? settled_best_t_d1_mux_6 : 32'h7f800000; // queryAccept.ts:47
+  wire fmul1_in_valid = 1'd1; // bvh8IcCore.ts:742
+  wire [31:0] fmul1_a = push_limit_q; // bvh8IcCore.ts:742
+  wire [31:0] fmul1_b = 32'h3f800002; // bvh8IcCore.ts:742
+  wire fcmp2_in_valid = 1'd1; // bvh8IcCore.ts:743
+  wire [31:0] fcmp2_a = box_entry_tnear_d23; // bvh8IcCore.ts:743
+  wire [31:0] fcmp2_b = settled_best_t_d6; // bvh8IcCore.ts:743
+  wire fcmp3_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp3_a = tnear_10; // bvh8IcCore.ts:751
+  wire [31:0] fcmp3_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp4_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp4_a = tnear_9; // bvh8IcCore.ts:751
+  wire [31:0] fcmp4_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp5_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp5_a = tnear_8; // bvh8IcCore.ts:751
+  wire [31:0] fcmp5_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp6_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp6_a = tnear_7; // bvh8IcCore.ts:751
+  wire [31:0] fcmp6_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp7_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp7_a = tnear_6; // bvh8IcCore.ts:751
+  wire [31:0] fcmp7_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp8_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp8_a = tnear_5; // bvh8IcCore.ts:751
+  wire [31:0] fcmp8_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp9_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp9_a = tnear_4; // bvh8IcCore.ts:751
+  wire [31:0] fcmp9_b = fmul1_result; // bvh8IcCore.ts:751
+  wire fcmp10_in_valid = 1'd1; // bvh8IcCore.ts:751
+  wire [31:0] fcmp10_a = tnear_3; // bvh8IcCore.ts:751
+  wire [31:0] fcmp10_b = fmul1_result; // bvh8IcCore.ts:751
+  wire [7:0] resolve_slot_in = {ray7_state_eq_pairs & ray7_unresolved & ray7_pending_eq_0, ray6_state_eq_pairs & ray6_unresolved & ray6_pending_eq_0, ray5_state_eq_pairs & ray5_unresolved & ray5_pending_eq_0, ray4_state_eq_pairs & ray4_unresolved & ray4_pending_eq_0, ray3_state_eq_pairs & ray3_unresolved & ray3_pending_eq_0, ray2_state_eq_pairs & ray2_unresolved & ray2_pending_eq_0, ray1_state_eq_pairs & ray1_unresolved & ray1_pending_eq_0, ray0_state_eq_pairs & ray0_unresolved & ray0_pending_eq_0}; // bvh8IcCore.ts:800
+  wire fcmp11_in_valid = 1'd1; // bvh8IcCore.ts:803
+  wire [31:0] fcmp11_a_mux_2 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray7_parked_tnear : ray6_parked_tnear) : resolve_slot_index_bit_0 ? ray5_parked_tnear : ray4_parked_tnear; // bvh8IcCore.ts:330
+  wire [31:0] fcmp11_a_mux_5 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray3_parked_tnear : ray2_parked_tnear) : resolve_slot_index_bit_0 ? ray1_parked_tnear : ray0_parked_tnear; // bvh8IcCore.ts:330
+  wire [31:0] fcmp11_a = resolve_slot_index_bit_2 ? fcmp11_a_mux_2 : fcmp11_a_mux_5; // bvh8IcCore.ts:803
+  wire [31:0] fcmp11_b_mux_2 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray7_best_t : ray6_best_t) : resolve_slot_index_bit_0 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
+  wire [31:0] fcmp11_b_mux_5 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray3_best_t : ray2_best_t) : resolve_slot_index_bit_0 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
+  wire [31:0] fcmp11_b = resolve_slot_index_bit_2 ? fcmp11_b_mux_2 : fcmp11_b_mux_5; // bvh8IcCore.ts:803
+  wire fcmp12_in_valid = 1'd1; // bvh8IcCore.ts:806
+  wire [31:0] fcmp12_a_mux_2 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray7_parked_far : ray6_parked_far) : resolve_slot_index_bit_0 ? ray5_parked_far : ray4_parked_far; // bvh8IcCore.ts:330
+  wire [31:0] fcmp12_a_mux_5 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray3_parked_far : ray2_parked_far) : resolve_slot_index_bit_0 ? ray1_parked_far : ray0_parked_far; // bvh8IcCore.ts:330
+  wire [31:0] fcmp12_a = resolve_slot_index_bit_2 ? fcmp12_a_mux_2 : fcmp12_a_mux_5; // bvh8IcCore.ts:806
+  wire [31:0] fcmp12_b = fcmp11_b; // bvh8IcCore.ts:806
+  wire pair_queue_enq_valid = enqueue; // bvh8IcCore.ts:837
+  wire [1535:0] pair_queue_in_vertices = primitive_decoder_vertices; // bvh8IcCore.ts:829
+  wire [1535:0] pair_queue_enq_bits_vertices = pair_queue_in_vertices; // bvh8IcCore.ts:838
+  wire [191:0] pair_queue_in_vertexIndex = primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:830
+  wire [191:0] pair_queue_enq_bits_vertexIndex = pair_queue_in_vertexIndex; // bvh8IcCore.ts:838
+  wire [15:0] pair_queue_in_active = primitive_decoder_tri_active; // bvh8IcCore.ts:831
+  wire [15:0] pair_queue_enq_bits_active = pair_queue_in_active; // bvh8IcCore.ts:838
+  wire [15:0] pair_queue_in_doubleSided = primitive_decoder_tri_double_sided; // bvh8IcCore.ts:832
+  wire [15:0] pair_queue_enq_bits_doubleSided = pair_queue_in_doubleSided; // bvh8IcCore.ts:838
+  wire [511:0] pair_queue_in_primitiveIndex = primitive_decoder_primitive_index; // bvh8IcCore.ts:833
+  wire [511:0] pair_queue_enq_bits_primitiveIndex = pair_queue_in_primitiveIndex; // bvh8IcCore.ts:838
+  wire [511:0] pair_queue_in_geometryIndex = primitive_decoder_geometry_index; // bvh8IcCore.ts:834
+  wire [511:0] pair_queue_enq_bits_geometryIndex = pair_queue_in_geometryIndex; // bvh8IcCore.ts:838
+  wire [3:0] pair_queue_in_pairCount = primitive_decoder_pair_count; // bvh8IcCore.ts:835
+  wire [3:0] pair_queue_enq_bits_pairCount = pair_queue_in_pairCount; // bvh8IcCore.ts:838
+  wire [2:0] pair_queue_in_slot = primitive_slot_d3; // bvh8IcCore.ts:836
+  wire [2:0] pair_queue_enq_bits_slot = pair_queue_in_slot; // bvh8IcCore.ts:838
+  wire pair_queue_deq_ready = leave; // bvh8IcCore.ts:844
+  wire triangle_engine_in_valid = pair_queue_deq_valid; // bvh8IcCore.ts:889
+  wire pair_queue_deq_bits_slot_bit_2 = pair_queue_deq_bits_slot[2]; // bvh8IcCore.ts:330
+  wire pair_queue_deq_bits_slot_bit_1 = pair_queue_deq_bits_slot[1]; // bvh8IcCore.ts:330
+  wire pair_queue_deq_bits_slot_bit_0 = pair_queue_deq_bits_slot[0]; // bvh8IcCore.ts:330
+  wire triangle_engine_origin_mux_2 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_in_instance : ray6_in_instance) : pair_queue_deq_bits_slot_bit_0 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
+  wire triangle_engine_origin_mux_5 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_in_instance : ray2_in_instance) : pair_queue_deq_bits_slot_bit_0 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
+  wire triangle_engine_origin_mux_6 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_origin_mux_2 : triangle_engine_origin_mux_5; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin_mux_9 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_obj_origin : ray6_obj_origin) : pair_queue_deq_bits_slot_bit_0 ? ray5_obj_origin : ray4_obj_origin; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin_mux_12 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_obj_origin : ray2_obj_origin) : pair_queue_deq_bits_slot_bit_0 ? ray1_obj_origin : ray0_obj_origin; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin_mux_13 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_origin_mux_9 : triangle_engine_origin_mux_12; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin_mux_16 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_origin : ray6_origin) : pair_queue_deq_bits_slot_bit_0 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin_mux_19 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_origin : ray2_origin) : pair_queue_deq_bits_slot_bit_0 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin_mux_20 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_origin_mux_16 : triangle_engine_origin_mux_19; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_origin = triangle_engine_origin_mux_6 ? triangle_engine_origin_mux_13 : triangle_engine_origin_mux_20; // bvh8IcCore.ts:891
+  wire [5:0] triangle_engine_axes_mux_2 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_obj_axes : ray6_obj_axes) : pair_queue_deq_bits_slot_bit_0 ? ray5_obj_axes : ray4_obj_axes; // bvh8IcCore.ts:330
+  wire [5:0] triangle_engine_axes_mux_5 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_obj_axes : ray2_obj_axes) : pair_queue_deq_bits_slot_bit_0 ? ray1_obj_axes : ray0_obj_axes; // bvh8IcCore.ts:330
+  wire [5:0] triangle_engine_axes_mux_6 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_axes_mux_2 : triangle_engine_axes_mux_5; // bvh8IcCore.ts:330
+  wire [5:0] triangle_engine_axes_mux_9 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_axes : ray6_axes) : pair_queue_deq_bits_slot_bit_0 ? ray5_axes : ray4_axes; // bvh8IcCore.ts:330
+  wire [5:0] triangle_engine_axes_mux_12 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_axes : ray2_axes) : pair_queue_deq_bits_slot_bit_0 ? ray1_axes : ray0_axes; // bvh8IcCore.ts:330
+  wire [5:0] triangle_engine_axes_mux_13 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_axes_mux_9 : triangle_engine_axes_mux_12; // bvh8IcCore.ts:330
+  wire [5:0] triangle_engine_axes = triangle_engine_origin_mux_6 ? triangle_engine_axes_mux_6 : triangle_engine_axes_mux_13; // bvh8IcCore.ts:892
+  wire [95:0] triangle_engine_shear_mux_2 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_obj_shear : ray6_obj_shear) : pair_queue_deq_bits_slot_bit_0 ? ray5_obj_shear : ray4_obj_shear; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_shear_mux_5 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_obj_shear : ray2_obj_shear) : pair_queue_deq_bits_slot_bit_0 ? ray1_obj_shear : ray0_obj_shear; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_shear_mux_6 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_shear_mux_2 : triangle_engine_shear_mux_5; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_shear_mux_9 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_shear : ray6_shear) : pair_queue_deq_bits_slot_bit_0 ? ray5_shear : ray4_shear; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_shear_mux_12 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_shear : ray2_shear) : pair_queue_deq_bits_slot_bit_0 ? ray1_shear : ray0_shear; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_shear_mux_13 = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_shear_mux_9 : triangle_engine_shear_mux_12; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_shear = triangle_engine_origin_mux_6 ? triangle_engine_shear_mux_6 : triangle_engine_shear_mux_13; // bvh8IcCore.ts:893
+  wire [3:0] triangleSlot = {pair_index, 1'd1}; // bvh8IcCore.ts:877
+  wire triangleSlot_bit_3 = triangleSlot[3]; // bvh8IcCore.ts:878
+  wire triangleSlot_bit_2 = triangleSlot[2]; // bvh8IcCore.ts:878
+  wire triangleSlot_bit_1 = triangleSlot[1]; // bvh8IcCore.ts:878
+  wire triangleSlot_bit_0 = triangleSlot[0]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_191_180 = pair_queue_deq_bits_vertexIndex[191:180]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_179_168 = pair_queue_deq_bits_vertexIndex[179:168]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_191_180 : pair_queue_deq_bits_vertexIndex_bits_179_168; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_167_156 = pair_queue_deq_bits_vertexIndex[167:156]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_155_144 = pair_queue_deq_bits_vertexIndex[155:144]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_1 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_167_156 : pair_queue_deq_bits_vertexIndex_bits_155_144; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_2 = triangleSlot_bit_1 ? triangle_engine_vertices_mux : triangle_engine_vertices_mux_1; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_143_132 = pair_queue_deq_bits_vertexIndex[143:132]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_131_120 = pair_queue_deq_bits_vertexIndex[131:120]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_3 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_143_132 : pair_queue_deq_bits_vertexIndex_bits_131_120; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_119_108 = pair_queue_deq_bits_vertexIndex[119:108]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_107_96 = pair_queue_deq_bits_vertexIndex[107:96]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_4 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_119_108 : pair_queue_deq_bits_vertexIndex_bits_107_96; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_5 = triangleSlot_bit_1 ? triangle_engine_vertices_mux_3 : triangle_engine_vertices_mux_4; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_6 = triangleSlot_bit_2 ? triangle_engine_vertices_mux_2 : triangle_engine_vertices_mux_5; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_95_84 = pair_queue_deq_bits_vertexIndex[95:84]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_83_72 = pair_queue_deq_bits_vertexIndex[83:72]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_7 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_95_84 : pair_queue_deq_bits_vertexIndex_bits_83_72; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_71_60 = pair_queue_deq_bits_vertexIndex[71:60]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_59_48 = pair_queue_deq_bits_vertexIndex[59:48]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_8 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_71_60 : pair_queue_deq_bits_vertexIndex_bits_59_48; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_9 = triangleSlot_bit_1 ? triangle_engine_vertices_mux_7 : triangle_engine_vertices_mux_8; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_47_36 = pair_queue_deq_bits_vertexIndex[47:36]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_35_24 = pair_queue_deq_bits_vertexIndex[35:24]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_10 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_47_36 : pair_queue_deq_bits_vertexIndex_bits_35_24; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_23_12 = pair_queue_deq_bits_vertexIndex[23:12]; // bvh8IcCore.ts:878
+  wire [11:0] pair_queue_deq_bits_vertexIndex_bits_11_0 = pair_queue_deq_bits_vertexIndex[11:0]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_11 = triangleSlot_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_23_12 : pair_queue_deq_bits_vertexIndex_bits_11_0; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_12 = triangleSlot_bit_1 ? triangle_engine_vertices_mux_10 : triangle_engine_vertices_mux_11; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_13 = triangleSlot_bit_2 ? triangle_engine_vertices_mux_9 : triangle_engine_vertices_mux_12; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_14 = triangleSlot_bit_3 ? triangle_engine_vertices_mux_6 : triangle_engine_vertices_mux_13; // bvh8IcCore.ts:878
+  wire triangle_engine_vertices_slice_21 = triangle_engine_vertices_mux_14[10]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_22 = triangle_engine_vertices_mux_14[9]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_23 = triangle_engine_vertices_mux_14[8]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_1535_1440 = pair_queue_deq_bits_vertices[1535:1440]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_1439_1344 = pair_queue_deq_bits_vertices[1439:1344]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_15 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_1535_1440 : pair_queue_deq_bits_vertices_bits_1439_1344; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_1343_1248 = pair_queue_deq_bits_vertices[1343:1248]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_1247_1152 = pair_queue_deq_bits_vertices[1247:1152]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_16 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_1343_1248 : pair_queue_deq_bits_vertices_bits_1247_1152; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_17 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_15 : triangle_engine_vertices_mux_16; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_1151_1056 = pair_queue_deq_bits_vertices[1151:1056]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_1055_960 = pair_queue_deq_bits_vertices[1055:960]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_18 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_1151_1056 : pair_queue_deq_bits_vertices_bits_1055_960; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_959_864 = pair_queue_deq_bits_vertices[959:864]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_863_768 = pair_queue_deq_bits_vertices[863:768]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_19 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_959_864 : pair_queue_deq_bits_vertices_bits_863_768; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_20 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_18 : triangle_engine_vertices_mux_19; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_21 = triangle_engine_vertices_slice_21 ? triangle_engine_vertices_mux_17 : triangle_engine_vertices_mux_20; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_767_672 = pair_queue_deq_bits_vertices[767:672]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_671_576 = pair_queue_deq_bits_vertices[671:576]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_22 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_767_672 : pair_queue_deq_bits_vertices_bits_671_576; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_575_480 = pair_queue_deq_bits_vertices[575:480]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_479_384 = pair_queue_deq_bits_vertices[479:384]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_23 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_575_480 : pair_queue_deq_bits_vertices_bits_479_384; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_24 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_22 : triangle_engine_vertices_mux_23; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_383_288 = pair_queue_deq_bits_vertices[383:288]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_287_192 = pair_queue_deq_bits_vertices[287:192]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_25 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_383_288 : pair_queue_deq_bits_vertices_bits_287_192; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_191_96 = pair_queue_deq_bits_vertices[191:96]; // bvh8IcCore.ts:874
+  wire [95:0] pair_queue_deq_bits_vertices_bits_95_0 = pair_queue_deq_bits_vertices[95:0]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_26 = triangle_engine_vertices_slice_23 ? pair_queue_deq_bits_vertices_bits_191_96 : pair_queue_deq_bits_vertices_bits_95_0; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_27 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_25 : triangle_engine_vertices_mux_26; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_28 = triangle_engine_vertices_slice_21 ? triangle_engine_vertices_mux_24 : triangle_engine_vertices_mux_27; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_29 = triangle_engine_vertices_mux_14[11] ? triangle_engine_vertices_mux_21 : triangle_engine_vertices_mux_28; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_41 = triangle_engine_vertices_mux_14[6]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_42 = triangle_engine_vertices_mux_14[5]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_43 = triangle_engine_vertices_mux_14[4]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_30 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_1535_1440 : pair_queue_deq_bits_vertices_bits_1439_1344; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_31 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_1343_1248 : pair_queue_deq_bits_vertices_bits_1247_1152; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_32 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_30 : triangle_engine_vertices_mux_31; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_33 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_1151_1056 : pair_queue_deq_bits_vertices_bits_1055_960; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_34 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_959_864 : pair_queue_deq_bits_vertices_bits_863_768; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_35 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_33 : triangle_engine_vertices_mux_34; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_36 = triangle_engine_vertices_slice_41 ? triangle_engine_vertices_mux_32 : triangle_engine_vertices_mux_35; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_37 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_767_672 : pair_queue_deq_bits_vertices_bits_671_576; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_38 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_575_480 : pair_queue_deq_bits_vertices_bits_479_384; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_39 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_37 : triangle_engine_vertices_mux_38; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_40 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_383_288 : pair_queue_deq_bits_vertices_bits_287_192; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_41 = triangle_engine_vertices_slice_43 ? pair_queue_deq_bits_vertices_bits_191_96 : pair_queue_deq_bits_vertices_bits_95_0; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_42 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_40 : triangle_engine_vertices_mux_41; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_43 = triangle_engine_vertices_slice_41 ? triangle_engine_vertices_mux_39 : triangle_engine_vertices_mux_42; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_44 = triangle_engine_vertices_mux_14[7] ? triangle_engine_vertices_mux_36 : triangle_engine_vertices_mux_43; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_45 = triangle_engine_vertices_mux_14[2]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_46 = triangle_engine_vertices_mux_14[1]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_47 = triangle_engine_vertices_mux_14[0]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_45 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_1535_1440 : pair_queue_deq_bits_vertices_bits_1439_1344; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_46 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_1343_1248 : pair_queue_deq_bits_vertices_bits_1247_1152; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_47 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_45 : triangle_engine_vertices_mux_46; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_48 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_1151_1056 : pair_queue_deq_bits_vertices_bits_1055_960; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_49 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_959_864 : pair_queue_deq_bits_vertices_bits_863_768; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_50 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_48 : triangle_engine_vertices_mux_49; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_51 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_mux_47 : triangle_engine_vertices_mux_50; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_52 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_767_672 : pair_queue_deq_bits_vertices_bits_671_576; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_53 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_575_480 : pair_queue_deq_bits_vertices_bits_479_384; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_54 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_52 : triangle_engine_vertices_mux_53; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_55 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_383_288 : pair_queue_deq_bits_vertices_bits_287_192; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_56 = triangle_engine_vertices_slice_47 ? pair_queue_deq_bits_vertices_bits_191_96 : pair_queue_deq_bits_vertices_bits_95_0; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_57 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_55 : triangle_engine_vertices_mux_56; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_58 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_mux_54 : triangle_engine_vertices_mux_57; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_59 = triangle_engine_vertices_mux_14[3] ? triangle_engine_vertices_mux_51 : triangle_engine_vertices_mux_58; // bvh8IcCore.ts:874
+  wire [287:0] vertices = {triangle_engine_vertices_mux_29, triangle_engine_vertices_mux_44, triangle_engine_vertices_mux_59}; // bvh8IcCore.ts:881
+  wire [3:0] triangleSlot_1 = {pair_index, 1'd0}; // bvh8IcCore.ts:877
+  wire triangleSlot_1_bit_3 = triangleSlot_1[3]; // bvh8IcCore.ts:878
+  wire triangleSlot_1_bit_2 = triangleSlot_1[2]; // bvh8IcCore.ts:878
+  wire triangleSlot_1_bit_1 = triangleSlot_1[1]; // bvh8IcCore.ts:878
+  wire triangleSlot_1_bit_0 = triangleSlot_1[0]; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_60 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_191_180 : pair_queue_deq_bits_vertexIndex_bits_179_168; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_61 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_167_156 : pair_queue_deq_bits_vertexIndex_bits_155_144; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_62 = triangleSlot_1_bit_1 ? triangle_engine_vertices_mux_60 : triangle_engine_vertices_mux_61; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_63 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_143_132 : pair_queue_deq_bits_vertexIndex_bits_131_120; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_64 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_119_108 : pair_queue_deq_bits_vertexIndex_bits_107_96; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_65 = triangleSlot_1_bit_1 ? triangle_engine_vertices_mux_63 : triangle_engine_vertices_mux_64; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_66 = triangleSlot_1_bit_2 ? triangle_engine_vertices_mux_62 : triangle_engine_vertices_mux_65; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_67 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_95_84 : pair_queue_deq_bits_vertexIndex_bits_83_72; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_68 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_71_60 : pair_queue_deq_bits_vertexIndex_bits_59_48; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_69 = triangleSlot_1_bit_1 ? triangle_engine_vertices_mux_67 : triangle_engine_vertices_mux_68; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_70 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_47_36 : pair_queue_deq_bits_vertexIndex_bits_35_24; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_71 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_vertexIndex_bits_23_12 : pair_queue_deq_bits_vertexIndex_bits_11_0; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_72 = triangleSlot_1_bit_1 ? triangle_engine_vertices_mux_70 : triangle_engine_vertices_mux_71; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_73 = triangleSlot_1_bit_2 ? triangle_engine_vertices_mux_69 : triangle_engine_vertices_mux_72; // bvh8IcCore.ts:878
+  wire [11:0] triangle_engine_vertices_mux_74 = triangleSlot_1_bit_3 ? triangle_engine_vertices_mux_66 : triangle_engine_vertices_mux_73; // bvh8IcCore.ts:878
+  wire triangle_engine_vertices_slice_53 = triangle_engine_vertices_mux_74[10]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_54 = triangle_engine_vertices_mux_74[9]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_55 = triangle_engine_vertices_mux_74[8]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_75 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_1535_1440 : pair_queue_deq_bits_vertices_bits_1439_1344; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_76 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_1343_1248 : pair_queue_deq_bits_vertices_bits_1247_1152; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_77 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_75 : triangle_engine_vertices_mux_76; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_78 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_1151_1056 : pair_queue_deq_bits_vertices_bits_1055_960; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_79 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_959_864 : pair_queue_deq_bits_vertices_bits_863_768; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_80 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_78 : triangle_engine_vertices_mux_79; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_81 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_mux_77 : triangle_engine_vertices_mux_80; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_82 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_767_672 : pair_queue_deq_bits_vertices_bits_671_576; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_83 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_575_480 : pair_queue_deq_bits_vertices_bits_479_384; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_84 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_82 : triangle_engine_vertices_mux_83; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_85 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_383_288 : pair_queue_deq_bits_vertices_bits_287_192; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_86 = triangle_engine_vertices_slice_55 ? pair_queue_deq_bits_vertices_bits_191_96 : pair_queue_deq_bits_vertices_bits_95_0; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_87 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_85 : triangle_engine_vertices_mux_86; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_88 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_mux_84 : triangle_engine_vertices_mux_87; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_89 = triangle_engine_vertices_mux_74[11] ? triangle_engine_vertices_mux_81 : triangle_engine_vertices_mux_88; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_57 = triangle_engine_vertices_mux_74[6]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_58 = triangle_engine_vertices_mux_74[5]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_59 = triangle_engine_vertices_mux_74[4]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_90 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_1535_1440 : pair_queue_deq_bits_vertices_bits_1439_1344; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_91 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_1343_1248 : pair_queue_deq_bits_vertices_bits_1247_1152; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_92 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_90 : triangle_engine_vertices_mux_91; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_93 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_1151_1056 : pair_queue_deq_bits_vertices_bits_1055_960; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_94 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_959_864 : pair_queue_deq_bits_vertices_bits_863_768; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_95 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_93 : triangle_engine_vertices_mux_94; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_96 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_mux_92 : triangle_engine_vertices_mux_95; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_97 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_767_672 : pair_queue_deq_bits_vertices_bits_671_576; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_98 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_575_480 : pair_queue_deq_bits_vertices_bits_479_384; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_99 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_97 : triangle_engine_vertices_mux_98; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_100 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_383_288 : pair_queue_deq_bits_vertices_bits_287_192; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_101 = triangle_engine_vertices_slice_59 ? pair_queue_deq_bits_vertices_bits_191_96 : pair_queue_deq_bits_vertices_bits_95_0; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_102 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_100 : triangle_engine_vertices_mux_101; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_103 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_mux_99 : triangle_engine_vertices_mux_102; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_104 = triangle_engine_vertices_mux_74[7] ? triangle_engine_vertices_mux_96 : triangle_engine_vertices_mux_103; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_61 = triangle_engine_vertices_mux_74[2]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_62 = triangle_engine_vertices_mux_74[1]; // bvh8IcCore.ts:874
+  wire triangle_engine_vertices_slice_63 = triangle_engine_vertices_mux_74[0]; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_105 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_1535_1440 : pair_queue_deq_bits_vertices_bits_1439_1344; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_106 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_1343_1248 : pair_queue_deq_bits_vertices_bits_1247_1152; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_107 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_105 : triangle_engine_vertices_mux_106; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_108 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_1151_1056 : pair_queue_deq_bits_vertices_bits_1055_960; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_109 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_959_864 : pair_queue_deq_bits_vertices_bits_863_768; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_110 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_108 : triangle_engine_vertices_mux_109; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_111 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_mux_107 : triangle_engine_vertices_mux_110; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_112 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_767_672 : pair_queue_deq_bits_vertices_bits_671_576; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_113 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_575_480 : pair_queue_deq_bits_vertices_bits_479_384; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_114 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_112 : triangle_engine_vertices_mux_113; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_115 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_383_288 : pair_queue_deq_bits_vertices_bits_287_192; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_116 = triangle_engine_vertices_slice_63 ? pair_queue_deq_bits_vertices_bits_191_96 : pair_queue_deq_bits_vertices_bits_95_0; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_117 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_115 : triangle_engine_vertices_mux_116; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_118 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_mux_114 : triangle_engine_vertices_mux_117; // bvh8IcCore.ts:874
+  wire [95:0] triangle_engine_vertices_mux_119 = triangle_engine_vertices_mux_74[3] ? triangle_engine_vertices_mux_111 : triangle_engine_vertices_mux_118; // bvh8IcCore.ts:874
+  wire [287:0] vertices_1 = {triangle_engine_vertices_mux_89, triangle_engine_vertices_mux_104, triangle_engine_vertices_mux_119}; // bvh8IcCore.ts:881
+  wire [575:0] triangle_engine_vertices = {vertices, vertices_1}; // bvh8IcCore.ts:894
+  wire pair_queue_deq_bits_active_bit_15 = pair_queue_deq_bits_active[15]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_14 = pair_queue_deq_bits_active[14]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_15 : pair_queue_deq_bits_active_bit_14; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_13 = pair_queue_deq_bits_active[13]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_12 = pair_queue_deq_bits_active[12]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_1 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_13 : pair_queue_deq_bits_active_bit_12; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_2 = triangleSlot_bit_1 ? triangle_engine_active_mux : triangle_engine_active_mux_1; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_11 = pair_queue_deq_bits_active[11]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_10 = pair_queue_deq_bits_active[10]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_3 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_11 : pair_queue_deq_bits_active_bit_10; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_9 = pair_queue_deq_bits_active[9]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_8 = pair_queue_deq_bits_active[8]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_4 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_9 : pair_queue_deq_bits_active_bit_8; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_5 = triangleSlot_bit_1 ? triangle_engine_active_mux_3 : triangle_engine_active_mux_4; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_6 = triangleSlot_bit_2 ? triangle_engine_active_mux_2 : triangle_engine_active_mux_5; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_7 = pair_queue_deq_bits_active[7]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_6 = pair_queue_deq_bits_active[6]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_7 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_7 : pair_queue_deq_bits_active_bit_6; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_5 = pair_queue_deq_bits_active[5]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_4 = pair_queue_deq_bits_active[4]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_8 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_5 : pair_queue_deq_bits_active_bit_4; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_9 = triangleSlot_bit_1 ? triangle_engine_active_mux_7 : triangle_engine_active_mux_8; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_3 = pair_queue_deq_bits_active[3]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_2 = pair_queue_deq_bits_active[2]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_10 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_3 : pair_queue_deq_bits_active_bit_2; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_1 = pair_queue_deq_bits_active[1]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_active_bit_0 = pair_queue_deq_bits_active[0]; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_11 = triangleSlot_bit_0 ? pair_queue_deq_bits_active_bit_1 : pair_queue_deq_bits_active_bit_0; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_12 = triangleSlot_bit_1 ? triangle_engine_active_mux_10 : triangle_engine_active_mux_11; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_13 = triangleSlot_bit_2 ? triangle_engine_active_mux_9 : triangle_engine_active_mux_12; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_14 = triangleSlot_bit_3 ? triangle_engine_active_mux_6 : triangle_engine_active_mux_13; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_15 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_15 : pair_queue_deq_bits_active_bit_14; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_16 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_13 : pair_queue_deq_bits_active_bit_12; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_17 = triangleSlot_1_bit_1 ? triangle_engine_active_mux_15 : triangle_engine_active_mux_16; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_18 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_11 : pair_queue_deq_bits_active_bit_10; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_19 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_9 : pair_queue_deq_bits_active_bit_8; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_20 = triangleSlot_1_bit_1 ? triangle_engine_active_mux_18 : triangle_engine_active_mux_19; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_21 = triangleSlot_1_bit_2 ? triangle_engine_active_mux_17 : triangle_engine_active_mux_20; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_22 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_7 : pair_queue_deq_bits_active_bit_6; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_23 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_5 : pair_queue_deq_bits_active_bit_4; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_24 = triangleSlot_1_bit_1 ? triangle_engine_active_mux_22 : triangle_engine_active_mux_23; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_25 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_3 : pair_queue_deq_bits_active_bit_2; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_26 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_active_bit_1 : pair_queue_deq_bits_active_bit_0; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_27 = triangleSlot_1_bit_1 ? triangle_engine_active_mux_25 : triangle_engine_active_mux_26; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_28 = triangleSlot_1_bit_2 ? triangle_engine_active_mux_24 : triangle_engine_active_mux_27; // bvh8IcCore.ts:878
+  wire triangle_engine_active_mux_29 = triangleSlot_1_bit_3 ? triangle_engine_active_mux_21 : triangle_engine_active_mux_28; // bvh8IcCore.ts:878
+  wire [1:0] active = pair_queue_deq_valid ? {triangle_engine_active_mux_14, triangle_engine_active_mux_29} : 2'd0; // bvh8IcCore.ts:888
+  wire [1:0] triangle_engine_active = active; // bvh8IcCore.ts:895
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_511_480 = pair_queue_deq_bits_primitiveIndex[511:480]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_479_448 = pair_queue_deq_bits_primitiveIndex[479:448]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_511_480 : pair_queue_deq_bits_primitiveIndex_bits_479_448; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_447_416 = pair_queue_deq_bits_primitiveIndex[447:416]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_415_384 = pair_queue_deq_bits_primitiveIndex[415:384]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_1 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_447_416 : pair_queue_deq_bits_primitiveIndex_bits_415_384; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_2 = triangleSlot_bit_1 ? triangle_engine_prim_index_mux : triangle_engine_prim_index_mux_1; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_383_352 = pair_queue_deq_bits_primitiveIndex[383:352]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_351_320 = pair_queue_deq_bits_primitiveIndex[351:320]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_3 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_383_352 : pair_queue_deq_bits_primitiveIndex_bits_351_320; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_319_288 = pair_queue_deq_bits_primitiveIndex[319:288]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_287_256 = pair_queue_deq_bits_primitiveIndex[287:256]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_4 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_319_288 : pair_queue_deq_bits_primitiveIndex_bits_287_256; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_5 = triangleSlot_bit_1 ? triangle_engine_prim_index_mux_3 : triangle_engine_prim_index_mux_4; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_6 = triangleSlot_bit_2 ? triangle_engine_prim_index_mux_2 : triangle_engine_prim_index_mux_5; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_255_224 = pair_queue_deq_bits_primitiveIndex[255:224]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_223_192 = pair_queue_deq_bits_primitiveIndex[223:192]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_7 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_255_224 : pair_queue_deq_bits_primitiveIndex_bits_223_192; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_191_160 = pair_queue_deq_bits_primitiveIndex[191:160]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_159_128 = pair_queue_deq_bits_primitiveIndex[159:128]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_8 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_191_160 : pair_queue_deq_bits_primitiveIndex_bits_159_128; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_9 = triangleSlot_bit_1 ? triangle_engine_prim_index_mux_7 : triangle_engine_prim_index_mux_8; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_127_96 = pair_queue_deq_bits_primitiveIndex[127:96]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_95_64 = pair_queue_deq_bits_primitiveIndex[95:64]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_10 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_127_96 : pair_queue_deq_bits_primitiveIndex_bits_95_64; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_63_32 = pair_queue_deq_bits_primitiveIndex[63:32]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_primitiveIndex_bits_31_0 = pair_queue_deq_bits_primitiveIndex[31:0]; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_11 = triangleSlot_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_63_32 : pair_queue_deq_bits_primitiveIndex_bits_31_0; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_12 = triangleSlot_bit_1 ? triangle_engine_prim_index_mux_10 : triangle_engine_prim_index_mux_11; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_13 = triangleSlot_bit_2 ? triangle_engine_prim_index_mux_9 : triangle_engine_prim_index_mux_12; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_14 = triangleSlot_bit_3 ? triangle_engine_prim_index_mux_6 : triangle_engine_prim_index_mux_13; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_15 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_511_480 : pair_queue_deq_bits_primitiveIndex_bits_479_448; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_16 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_447_416 : pair_queue_deq_bits_primitiveIndex_bits_415_384; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_17 = triangleSlot_1_bit_1 ? triangle_engine_prim_index_mux_15 : triangle_engine_prim_index_mux_16; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_18 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_383_352 : pair_queue_deq_bits_primitiveIndex_bits_351_320; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_19 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_319_288 : pair_queue_deq_bits_primitiveIndex_bits_287_256; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_20 = triangleSlot_1_bit_1 ? triangle_engine_prim_index_mux_18 : triangle_engine_prim_index_mux_19; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_21 = triangleSlot_1_bit_2 ? triangle_engine_prim_index_mux_17 : triangle_engine_prim_index_mux_20; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_22 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_255_224 : pair_queue_deq_bits_primitiveIndex_bits_223_192; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_23 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_191_160 : pair_queue_deq_bits_primitiveIndex_bits_159_128; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_24 = triangleSlot_1_bit_1 ? triangle_engine_prim_index_mux_22 : triangle_engine_prim_index_mux_23; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_25 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_127_96 : pair_queue_deq_bits_primitiveIndex_bits_95_64; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_26 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_primitiveIndex_bits_63_32 : pair_queue_deq_bits_primitiveIndex_bits_31_0; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_27 = triangleSlot_1_bit_1 ? triangle_engine_prim_index_mux_25 : triangle_engine_prim_index_mux_26; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_28 = triangleSlot_1_bit_2 ? triangle_engine_prim_index_mux_24 : triangle_engine_prim_index_mux_27; // bvh8IcCore.ts:878
+  wire [31:0] triangle_engine_prim_index_mux_29 = triangleSlot_1_bit_3 ? triangle_engine_prim_index_mux_21 : triangle_engine_prim_index_mux_28; // bvh8IcCore.ts:878
+  wire [63:0] triangle_engine_prim_index = {triangle_engine_prim_index_mux_14, triangle_engine_prim_index_mux_29}; // bvh8IcCore.ts:896
+  wire pair_queue_deq_bits_doubleSided_bit_15 = pair_queue_deq_bits_doubleSided[15]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_14 = pair_queue_deq_bits_doubleSided[14]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_15 : pair_queue_deq_bits_doubleSided_bit_14; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_13 = pair_queue_deq_bits_doubleSided[13]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_12 = pair_queue_deq_bits_doubleSided[12]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_1 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_13 : pair_queue_deq_bits_doubleSided_bit_12; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_2 = triangleSlot_bit_1 ? triangle_engine_one_sided_mux : triangle_engine_one_sided_mux_1; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_11 = pair_queue_deq_bits_doubleSided[11]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_10 = pair_queue_deq_bits_doubleSided[10]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_3 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_11 : pair_queue_deq_bits_doubleSided_bit_10; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_9 = pair_queue_deq_bits_doubleSided[9]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_8 = pair_queue_deq_bits_doubleSided[8]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_4 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_9 : pair_queue_deq_bits_doubleSided_bit_8; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_5 = triangleSlot_bit_1 ? triangle_engine_one_sided_mux_3 : triangle_engine_one_sided_mux_4; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_6 = triangleSlot_bit_2 ? triangle_engine_one_sided_mux_2 : triangle_engine_one_sided_mux_5; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_7 = pair_queue_deq_bits_doubleSided[7]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_6 = pair_queue_deq_bits_doubleSided[6]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_7 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_7 : pair_queue_deq_bits_doubleSided_bit_6; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_5 = pair_queue_deq_bits_doubleSided[5]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_4 = pair_queue_deq_bits_doubleSided[4]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_8 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_5 : pair_queue_deq_bits_doubleSided_bit_4; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_9 = triangleSlot_bit_1 ? triangle_engine_one_sided_mux_7 : triangle_engine_one_sided_mux_8; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_3 = pair_queue_deq_bits_doubleSided[3]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_2 = pair_queue_deq_bits_doubleSided[2]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_10 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_3 : pair_queue_deq_bits_doubleSided_bit_2; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_1 = pair_queue_deq_bits_doubleSided[1]; // bvh8IcCore.ts:878
+  wire pair_queue_deq_bits_doubleSided_bit_0 = pair_queue_deq_bits_doubleSided[0]; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_11 = triangleSlot_bit_0 ? pair_queue_deq_bits_doubleSided_bit_1 : pair_queue_deq_bits_doubleSided_bit_0; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_12 = triangleSlot_bit_1 ? triangle_engine_one_sided_mux_10 : triangle_engine_one_sided_mux_11; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_13 = triangleSlot_bit_2 ? triangle_engine_one_sided_mux_9 : triangle_engine_one_sided_mux_12; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_14 = triangleSlot_bit_3 ? triangle_engine_one_sided_mux_6 : triangle_engine_one_sided_mux_13; // bvh8IcCore.ts:878
+  wire oneSided = ~triangle_engine_one_sided_mux_14; // bvh8IcCore.ts:883
+  wire triangle_engine_one_sided_mux_15 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_15 : pair_queue_deq_bits_doubleSided_bit_14; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_16 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_13 : pair_queue_deq_bits_doubleSided_bit_12; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_17 = triangleSlot_1_bit_1 ? triangle_engine_one_sided_mux_15 : triangle_engine_one_sided_mux_16; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_18 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_11 : pair_queue_deq_bits_doubleSided_bit_10; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_19 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_9 : pair_queue_deq_bits_doubleSided_bit_8; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_20 = triangleSlot_1_bit_1 ? triangle_engine_one_sided_mux_18 : triangle_engine_one_sided_mux_19; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_21 = triangleSlot_1_bit_2 ? triangle_engine_one_sided_mux_17 : triangle_engine_one_sided_mux_20; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_22 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_7 : pair_queue_deq_bits_doubleSided_bit_6; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_23 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_5 : pair_queue_deq_bits_doubleSided_bit_4; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_24 = triangleSlot_1_bit_1 ? triangle_engine_one_sided_mux_22 : triangle_engine_one_sided_mux_23; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_25 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_3 : pair_queue_deq_bits_doubleSided_bit_2; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_26 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_doubleSided_bit_1 : pair_queue_deq_bits_doubleSided_bit_0; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_27 = triangleSlot_1_bit_1 ? triangle_engine_one_sided_mux_25 : triangle_engine_one_sided_mux_26; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_28 = triangleSlot_1_bit_2 ? triangle_engine_one_sided_mux_24 : triangle_engine_one_sided_mux_27; // bvh8IcCore.ts:878
+  wire triangle_engine_one_sided_mux_29 = triangleSlot_1_bit_3 ? triangle_engine_one_sided_mux_21 : triangle_engine_one_sided_mux_28; // bvh8IcCore.ts:878
+  wire oneSided_1 = ~triangle_engine_one_sided_mux_29; // bvh8IcCore.ts:883
+  wire [1:0] triangle_engine_one_sided = pair_queue_deq_valid ? {oneSided, oneSided_1} : 2'd0; // bvh8IcCore.ts:903
+  wire [95:0] triangle_engine_query_mux_2 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray7_query : ray6_query) : pair_queue_deq_bits_slot_bit_0 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_query_mux_5 = pair_queue_deq_bits_slot_bit_1 ? (pair_queue_deq_bits_slot_bit_0 ? ray3_query : ray2_query) : pair_queue_deq_bits_slot_bit_0 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
+  wire [95:0] triangle_engine_query = pair_queue_deq_bits_slot_bit_2 ? triangle_engine_query_mux_2 : triangle_engine_query_mux_5; // bvh8IcCore.ts:902
+  wire triangle_engine_best_valid = 1'd0; // bvh8IcCore.ts:898
+  wire [31:0] triangle_engine_best_t = 32'd0; // bvh8IcCore.ts:899
+  wire [31:0] triangle_engine_best_index = 32'd0; // bvh8IcCore.ts:900
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_31_0 = pair_queue_deq_bits_geometryIndex[31:0]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_63_32 = pair_queue_deq_bits_geometryIndex[63:32]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_11 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_63_32 : pair_queue_deq_bits_geometryIndex_bits_31_0; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_95_64 = pair_queue_deq_bits_geometryIndex[95:64]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_127_96 = pair_queue_deq_bits_geometryIndex[127:96]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_10 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_127_96 : pair_queue_deq_bits_geometryIndex_bits_95_64; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_12 = triangleSlot_1_bit_1 ? pair_tag_geometry_0_mux_10 : pair_tag_geometry_0_mux_11; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_159_128 = pair_queue_deq_bits_geometryIndex[159:128]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_191_160 = pair_queue_deq_bits_geometryIndex[191:160]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_8 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_191_160 : pair_queue_deq_bits_geometryIndex_bits_159_128; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_223_192 = pair_queue_deq_bits_geometryIndex[223:192]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_255_224 = pair_queue_deq_bits_geometryIndex[255:224]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_7 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_255_224 : pair_queue_deq_bits_geometryIndex_bits_223_192; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_9 = triangleSlot_1_bit_1 ? pair_tag_geometry_0_mux_7 : pair_tag_geometry_0_mux_8; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_13 = triangleSlot_1_bit_2 ? pair_tag_geometry_0_mux_9 : pair_tag_geometry_0_mux_12; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_287_256 = pair_queue_deq_bits_geometryIndex[287:256]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_319_288 = pair_queue_deq_bits_geometryIndex[319:288]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_4 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_319_288 : pair_queue_deq_bits_geometryIndex_bits_287_256; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_351_320 = pair_queue_deq_bits_geometryIndex[351:320]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_383_352 = pair_queue_deq_bits_geometryIndex[383:352]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_3 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_383_352 : pair_queue_deq_bits_geometryIndex_bits_351_320; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_5 = triangleSlot_1_bit_1 ? pair_tag_geometry_0_mux_3 : pair_tag_geometry_0_mux_4; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_415_384 = pair_queue_deq_bits_geometryIndex[415:384]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_447_416 = pair_queue_deq_bits_geometryIndex[447:416]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_1 = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_447_416 : pair_queue_deq_bits_geometryIndex_bits_415_384; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_479_448 = pair_queue_deq_bits_geometryIndex[479:448]; // bvh8IcCore.ts:878
+  wire [31:0] pair_queue_deq_bits_geometryIndex_bits_511_480 = pair_queue_deq_bits_geometryIndex[511:480]; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux = triangleSlot_1_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_511_480 : pair_queue_deq_bits_geometryIndex_bits_479_448; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_2 = triangleSlot_1_bit_1 ? pair_tag_geometry_0_mux : pair_tag_geometry_0_mux_1; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0_mux_6 = triangleSlot_1_bit_2 ? pair_tag_geometry_0_mux_2 : pair_tag_geometry_0_mux_5; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_0 = triangleSlot_1_bit_3 ? pair_tag_geometry_0_mux_6 : pair_tag_geometry_0_mux_13; // bvh8IcCore.ts:906
+  wire [31:0] pair_tag_geometry_1_mux_11 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_63_32 : pair_queue_deq_bits_geometryIndex_bits_31_0; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_10 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_127_96 : pair_queue_deq_bits_geometryIndex_bits_95_64; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_12 = triangleSlot_bit_1 ? pair_tag_geometry_1_mux_10 : pair_tag_geometry_1_mux_11; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_8 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_191_160 : pair_queue_deq_bits_geometryIndex_bits_159_128; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_7 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_255_224 : pair_queue_deq_bits_geometryIndex_bits_223_192; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_9 = triangleSlot_bit_1 ? pair_tag_geometry_1_mux_7 : pair_tag_geometry_1_mux_8; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_13 = triangleSlot_bit_2 ? pair_tag_geometry_1_mux_9 : pair_tag_geometry_1_mux_12; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_4 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_319_288 : pair_queue_deq_bits_geometryIndex_bits_287_256; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_3 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_383_352 : pair_queue_deq_bits_geometryIndex_bits_351_320; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_5 = triangleSlot_bit_1 ? pair_tag_geometry_1_mux_3 : pair_tag_geometry_1_mux_4; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_1 = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_447_416 : pair_queue_deq_bits_geometryIndex_bits_415_384; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux = triangleSlot_bit_0 ? pair_queue_deq_bits_geometryIndex_bits_511_480 : pair_queue_deq_bits_geometryIndex_bits_479_448; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1_mux_6 = triangleSlot_bit_2 ? (triangleSlot_bit_1 ? pair_tag_geometry_1_mux : pair_tag_geometry_1_mux_1) : pair_tag_geometry_1_mux_5; // bvh8IcCore.ts:878
+  wire [31:0] pair_tag_geometry_1 = triangleSlot_bit_3 ? pair_tag_geometry_1_mux_6 : pair_tag_geometry_1_mux_13; // bvh8IcCore.ts:907
+  wire [2:0] pair_tag_slot = pair_queue_deq_bits_slot; // bvh8IcCore.ts:905
+  wire [1:0] pair_tag_tests = {1'd0, active[0]} + {1'd0, active[1]}; // bvh8IcCore.ts:908
+  wire [68:0] triangle_engine_tag = {pair_tag_tests, pair_tag_slot, pair_tag_geometry_1, pair_tag_geometry_0}; // bvh8IcCore.ts:909
+  wire fcmp13_in_valid = 1'd1; // bvh8IcCore.ts:918
+  wire [31:0] fcmp13_a = triangle_engine_best_t_out; // bvh8IcCore.ts:918
+  wire [31:0] fcmp13_b_mux_2 = out_bit_1 ? (out_bit_0 ? ray7_best_t : ray6_best_t) : out_bit_0 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
+  wire [31:0] fcmp13_b_mux_5 = out_bit_1 ? (out_bit_0 ? ray3_best_t : ray2_best_t) : out_bit_0 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
+  wire [31:0] fcmp13_b = out_bit_2 ? fcmp13_b_mux_2 : fcmp13_b_mux_5; // bvh8IcCore.ts:918
+  wire ray7_state_eq_finish = ray7_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_2 = ray7_state_eq_finish & ray7_have_best & ray7_object_normal & not_ray7_fault; // bvh8IcCore.ts:962
+  wire ray6_state_eq_finish = ray6_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_5 = ray6_state_eq_finish & ray6_have_best & ray6_object_normal & not_ray6_fault; // bvh8IcCore.ts:962
+  wire ray5_state_eq_finish = ray5_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_8 = ray5_state_eq_finish & ray5_have_best & ray5_object_normal & not_ray5_fault; // bvh8IcCore.ts:962
+  wire ray4_state_eq_finish = ray4_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_11 = ray4_state_eq_finish & ray4_have_best & ray4_object_normal & not_ray4_fault; // bvh8IcCore.ts:962
+  wire ray3_state_eq_finish = ray3_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_14 = ray3_state_eq_finish & ray3_have_best & ray3_object_normal & not_ray3_fault; // bvh8IcCore.ts:962
+  wire ray2_state_eq_finish = ray2_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_17 = ray2_state_eq_finish & ray2_have_best & ray2_object_normal & not_ray2_fault; // bvh8IcCore.ts:962
+  wire ray1_state_eq_finish = ray1_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_20 = ray1_state_eq_finish & ray1_have_best & ray1_object_normal & not_ray1_fault; // bvh8IcCore.ts:962
+  wire ray0_state_eq_finish = ray0_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:962
+  wire normal_slot_in_and_23 = ray0_state_eq_finish & ray0_have_best & ray0_object_normal & not_ray0_fault; // bvh8IcCore.ts:962
+  wire [7:0] waiting = {normal_slot_in_and_2, normal_slot_in_and_5, normal_slot_in_and_8, normal_slot_in_and_11, normal_slot_in_and_14, normal_slot_in_and_17, normal_slot_in_and_20, normal_slot_in_and_23}; // bvh8IcCore.ts:962
+  wire [7:0] normal_slot_in = waiting; // bvh8IcCore.ts:964
   wire fmul14_in_valid = 1'd1; // instancePath.ts:117
-  wire fmul14_a_slice = normal_slot_index[2]; // bvh8IcCore.ts:330
-  wire fmul14_a_slice_1 = normal_slot_index[1]; // bvh8IcCore.ts:330
-  wire fmul14_a_slice_2 = normal_slot_index[0]; // bvh8IcCore.ts:330
-  wire [287:0] fmul14_a_mux_2 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray7_best_linear : ray6_best_linear) : fmul14_a_slice_2 ? ray5_best_linear : ray4_best_linear; // bvh8IcCore.ts:330
-  wire [287:0] fmul14_a_mux_5 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray3_best_linear : ray2_best_linear) : fmul14_a_slice_2 ? ray1_best_linear : ray0_best_linear; // bvh8IcCore.ts:330
-  wire [287:0] linear_1 = normal_slot_valid ? (fmul14_a_slice ? fmul14_a_mux_2 : fmul14_a_mux_5) : 288'd0; // bvh8IcCore.ts:977
+  wire normal_slot_index_bit_2 = normal_slot_index[2]; // bvh8IcCore.ts:330
+  wire normal_slot_index_bit_1 = normal_slot_index[1]; // bvh8IcCore.ts:330
+  wire normal_slot_index_bit_0 = normal_slot_index[0]; // bvh8IcCore.ts:330
+  wire [287:0] fmul14_a_mux_2 = normal_slot_index_bit_1 ? (normal_slot_index_bit_0 ? ray7_best_linear : ray6_best_linear) : normal_slot_index_bit_0 ? ray5_best_linear : ray4_best_linear; // bvh8IcCore.ts:330
+  wire [287:0] fmul14_a_mux_5 = normal_slot_index_bit_1 ? (normal_slot_index_bit_0 ? ray3_best_linear : ray2_best_linear) : normal_slot_index_bit_0 ? ray1_best_linear : ray0_best_linear; // bvh8IcCore.ts:330
+  wire [287:0] linear_1 = normal_slot_valid ? (normal_slot_index_bit_2 ? fmul14_a_mux_2 : fmul14_a_mux_5) : 288'd0; // bvh8IcCore.ts:967
   wire [31:0] fmul14_a = linear_1[31:0]; // instancePath.ts:117
-  wire [95:0] fmul14_b_mux_2 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray7_best_normal : ray6_best_normal) : fmul14_a_slice_2 ? ray5_best_normal : ray4_best_normal; // bvh8IcCore.ts:330
-  wire [95:0] fmul14_b_mux_5 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray3_best_normal : ray2_best_normal) : fmul14_a_slice_2 ? ray1_best_normal : ray0_best_normal; // bvh8IcCore.ts:330
-  wire [95:0] normal_2 = normal_slot_valid ? (fmul14_a_slice ? fmul14_b_mux_2 : fmul14_b_mux_5) : 96'd0; // bvh8IcCore.ts:977
+  wire [95:0] fmul14_b_mux_2 = normal_slot_index_bit_1 ? (normal_slot_index_bit_0 ? ray7_best_normal : ray6_best_normal) : normal_slot_index_bit_0 ? ray5_best_normal : ray4_best_normal; // bvh8IcCore.ts:330
+  wire [95:0] fmul14_b_mux_5 = normal_slot_index_bit_1 ? (normal_slot_index_bit_0 ? ray3_best_normal : ray2_best_normal) : normal_slot_index_bit_0 ? ray1_best_normal : ray0_best_normal; // bvh8IcCore.ts:330
+  wire [95:0] normal_2 = normal_slot_valid ? (normal_slot_index_bit_2 ? fmul14_b_mux_2 : fmul14_b_mux_5) : 96'd0; // bvh8IcCore.ts:967
   wire [31:0] n = normal_2[31:0]; // instancePath.ts:115
   wire [31:0] fmul14_b = n; // instancePath.ts:117
   wire fmul15_in_valid = 1'd1; // instancePath.ts:117
@@ -2644,28 +2652,28 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire fadd28_in_valid = 1'd1; // instancePath.ts:118
   wire [31:0] fadd28_a = fadd26_result; // instancePath.ts:118
   wire [31:0] fadd28_b = normal_product2_d3; // instancePath.ts:118
-  wire [7:0] finish_slot_in_concat = {normal_slot_in_eq, normal_slot_in_eq_1, normal_slot_in_eq_2, normal_slot_in_eq_3, normal_slot_in_eq_4, normal_slot_in_eq_5, normal_slot_in_eq_6, normal_slot_in_eq_7}; // bvh8IcCore.ts:331
+  wire [7:0] finish_slot_in_concat = {ray7_state_eq_finish, ray6_state_eq_finish, ray5_state_eq_finish, ray4_state_eq_finish, ray3_state_eq_finish, ray2_state_eq_finish, ray1_state_eq_finish, ray0_state_eq_finish}; // bvh8IcCore.ts:331
   wire [7:0] finish_slot_in = finish_slot_in_concat & ~waiting; // rayAnswer.ts:42
-  wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:40
-  wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:40
-  wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:40
-  wire [95:0] ox_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_origin : ray6_origin) : ox_d1_slice_2 ? ray5_origin : ray4_origin; // rayAnswer.ts:40
-  wire [95:0] ox_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_origin : ray2_origin) : ox_d1_slice_2 ? ray1_origin : ray0_origin; // rayAnswer.ts:40
-  wire [95:0] ox_d1_mux_6 = ox_d1_slice ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:40
+  wire f1Slot_bit_2 = f1Slot[2]; // rayAnswer.ts:40
+  wire f1Slot_bit_1 = f1Slot[1]; // rayAnswer.ts:40
+  wire f1Slot_bit_0 = f1Slot[0]; // rayAnswer.ts:40
+  wire [95:0] ox_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_origin : ray6_origin) : f1Slot_bit_0 ? ray5_origin : ray4_origin; // rayAnswer.ts:40
+  wire [95:0] ox_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_origin : ray2_origin) : f1Slot_bit_0 ? ray1_origin : ray0_origin; // rayAnswer.ts:40
+  wire [95:0] ox_d1_mux_6 = f1Slot_bit_2 ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:40
   wire [31:0] f1O = ox_d1_mux_6[31:0]; // rayAnswer.ts:48
   wire fmul29_in_valid = 1'd1; // rayAnswer.ts:51
-  wire fmul29_a_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_have_best : ray6_have_best) : ox_d1_slice_2 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:40
-  wire fmul29_a_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_have_best : ray2_have_best) : ox_d1_slice_2 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:40
-  wire fmul29_a_mux_6 = ox_d1_slice ? fmul29_a_mux_2 : fmul29_a_mux_5; // rayAnswer.ts:40
+  wire fmul29_a_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_have_best : ray6_have_best) : f1Slot_bit_0 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:40
+  wire fmul29_a_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_have_best : ray2_have_best) : f1Slot_bit_0 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:40
+  wire fmul29_a_mux_6 = f1Slot_bit_2 ? fmul29_a_mux_2 : fmul29_a_mux_5; // rayAnswer.ts:40
   wire f1T_and = f1Valid & fmul29_a_mux_6; // rayAnswer.ts:47
-  wire [31:0] fmul29_a_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_t : ray6_best_t) : ox_d1_slice_2 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:40
-  wire [31:0] fmul29_a_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_t : ray2_best_t) : ox_d1_slice_2 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:40
-  wire [31:0] fmul29_a_mux_13 = ox_d1_slice ? fmul29_a_mux_9 : fmul29_a_mux_12; // rayAnswer.ts:40
+  wire [31:0] fmul29_a_mux_9 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_t : ray6_best_t) : f1Slot_bit_0 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:40
+  wire [31:0] fmul29_a_mux_12 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_t : ray2_best_t) : f1Slot_bit_0 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:40
+  wire [31:0] fmul29_a_mux_13 = f1Slot_bit_2 ? fmul29_a_mux_9 : fmul29_a_mux_12; // rayAnswer.ts:40
   wire [31:0] f1T = f1T_and ? fmul29_a_mux_13 : 32'd0; // rayAnswer.ts:47
   wire [31:0] fmul29_a = f1T; // rayAnswer.ts:51
-  wire [95:0] fmul29_b_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_direction : ray6_direction) : ox_d1_slice_2 ? ray5_direction : ray4_direction; // rayAnswer.ts:40
-  wire [95:0] fmul29_b_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_direction : ray2_direction) : ox_d1_slice_2 ? ray1_direction : ray0_direction; // rayAnswer.ts:40
-  wire [95:0] f1D_mux = f1T_and ? (ox_d1_slice ? fmul29_b_mux_2 : fmul29_b_mux_5) : 96'd0; // rayAnswer.ts:49
+  wire [95:0] fmul29_b_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_direction : ray6_direction) : f1Slot_bit_0 ? ray5_direction : ray4_direction; // rayAnswer.ts:40
+  wire [95:0] fmul29_b_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_direction : ray2_direction) : f1Slot_bit_0 ? ray1_direction : ray0_direction; // rayAnswer.ts:40
+  wire [95:0] f1D_mux = f1T_and ? (f1Slot_bit_2 ? fmul29_b_mux_2 : fmul29_b_mux_5) : 96'd0; // rayAnswer.ts:49
   wire [31:0] f1D = f1D_mux[31:0]; // rayAnswer.ts:49
   wire [31:0] fmul29_b = f1D; // rayAnswer.ts:51
   wire fadd30_in_valid = 1'd1; // rayAnswer.ts:51
@@ -2687,189 +2695,187 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire fadd34_in_valid = 1'd1; // rayAnswer.ts:51
   wire [31:0] fadd34_a = oz_d5; // rayAnswer.ts:51
   wire [31:0] fadd34_b = fmul33_result; // rayAnswer.ts:51
-  wire done_fault_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_fault : ray6_fault) : ox_d1_slice_2 ? ray5_fault : ray4_fault; // rayAnswer.ts:40
-  wire done_fault_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_fault : ray2_fault) : ox_d1_slice_2 ? ray1_fault : ray0_fault; // rayAnswer.ts:40
-  wire [4:0] done_thread_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_thread : ray6_thread) : ox_d1_slice_2 ? ray5_thread : ray4_thread; // rayAnswer.ts:40
-  wire [4:0] done_thread_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_thread : ray2_thread) : ox_d1_slice_2 ? ray1_thread : ray0_thread; // rayAnswer.ts:40
-  wire [31:0] done_shader_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_shader : ray6_best_shader) : ox_d1_slice_2 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:40
-  wire [31:0] done_shader_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_shader : ray2_best_shader) : ox_d1_slice_2 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:40
-  wire [31:0] done_normal_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_index : ray6_best_index) : ox_d1_slice_2 ? ray5_best_index : ray4_best_index; // rayAnswer.ts:40
-  wire [31:0] done_normal_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_index : ray2_best_index) : ox_d1_slice_2 ? ray1_best_index : ray0_best_index; // rayAnswer.ts:40
-  wire [95:0] done_normal_d1_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_normal : ray6_best_normal) : ox_d1_slice_2 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:40
-  wire [95:0] done_normal_d1_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_normal : ray2_best_normal) : ox_d1_slice_2 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:40
-  wire [127:0] f1Normal = {ox_d1_slice ? done_normal_d1_mux_2 : done_normal_d1_mux_5, ox_d1_slice ? done_normal_d1_mux_9 : done_normal_d1_mux_12}; // rayAnswer.ts:60
-  wire [31:0] done_parameters_d1_mux_2 = ox_d1_slice_2 ? (ray7_best_inst[24] ? {8'd0, ray7_best_inst[23:0]} : 32'hffffffff) : ray6_best_inst[24] ? {8'd0, ray6_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_5 = ox_d1_slice_2 ? (ray5_best_inst[24] ? {8'd0, ray5_best_inst[23:0]} : 32'hffffffff) : ray4_best_inst[24] ? {8'd0, ray4_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_9 = ox_d1_slice_2 ? (ray3_best_inst[24] ? {8'd0, ray3_best_inst[23:0]} : 32'hffffffff) : ray2_best_inst[24] ? {8'd0, ray2_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_12 = ox_d1_slice_2 ? (ray1_best_inst[24] ? {8'd0, ray1_best_inst[23:0]} : 32'hffffffff) : ray0_best_inst[24] ? {8'd0, ray0_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_14 = ox_d1_slice ? (ox_d1_slice_1 ? done_parameters_d1_mux_2 : done_parameters_d1_mux_5) : ox_d1_slice_1 ? done_parameters_d1_mux_9 : done_parameters_d1_mux_12; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_17 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_v : ray6_best_v) : ox_d1_slice_2 ? ray5_best_v : ray4_best_v; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_20 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_v : ray2_best_v) : ox_d1_slice_2 ? ray1_best_v : ray0_best_v; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_24 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_u : ray6_best_u) : ox_d1_slice_2 ? ray5_best_u : ray4_best_u; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_27 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_u : ray2_best_u) : ox_d1_slice_2 ? ray1_best_u : ray0_best_u; // rayAnswer.ts:40
-  wire [127:0] f1Parameters = {done_parameters_d1_mux_14, ox_d1_slice ? done_parameters_d1_mux_17 : done_parameters_d1_mux_20, ox_d1_slice ? done_parameters_d1_mux_24 : done_parameters_d1_mux_27, fmul29_a_mux_13}; // rayAnswer.ts:64
-  wire [1:0] out_3 = triangle_engine_out_tag[68:67]; // bvh8IcCore.ts:921
-  wire [1:0] tests = triangle_engine_out_valid & better_not_2 ? out_3 : 2'd0; // bvh8IcCore.ts:941
-  wire counted = valid_1 & ~box_instance_pass_d23; // bvh8IcCore.ts:786
-  wire [3:0] boxTests = counted ? ray0_parked_tests_add_6 : 4'd0; // bvh8IcCore.ts:788
-  wire [3:0] box_test_count_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_tests : ray6_parked_tests) : ray0_state_sel_slice_2 ? ray5_parked_tests : ray4_parked_tests; // bvh8IcCore.ts:330
-  wire [3:0] box_test_count_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_tests : ray2_parked_tests) : ray0_state_sel_slice_2 ? ray1_parked_tests : ray0_parked_tests; // bvh8IcCore.ts:330
-  wire [3:0] boxTests_1 = commit ? (ray0_state_sel_slice ? box_test_count_mux_2 : box_test_count_mux_5) : 4'd0; // bvh8IcCore.ts:818
-  wire [5:0] _concat = {pop_arbiter_chosen, depth[5:3]}; // bvh8IcCore.ts:355
-  wire [2:0] j_slice = ray0_state_sel_mux_20[2:0]; // bvh8IcCore.ts:778
-  wire [2:0] j = 3'd0 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_1 = ray0_state_sel_mux_20 + {4'd0, j}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_1 = {tag, depth_1[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext = {1'd0, j}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub = far_sub - k_zext; // bvh8IcCore.ts:779
-  wire [2:0] k = k_sub[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_1 = k[1]; // bvh8IcCore.ts:780
-  wire child_slice_2 = k[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_2 = child_slice_1 ? (child_slice_2 ? order : order_1) : child_slice_2 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_5 = child_slice_1 ? (child_slice_2 ? order_4 : order_5) : child_slice_2 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child = k[2] ? child_mux_2 : child_mux_5; // bvh8IcCore.ts:780
-  wire _slice_3 = child[1]; // bvh8IcCore.ts:782
-  wire _slice_4 = child[0]; // bvh8IcCore.ts:782
-  wire tag_1 = box_engine_out_tag[63]; // bvh8IcCore.ts:741
-  wire tag_2 = box_engine_out_tag[62]; // bvh8IcCore.ts:741
-  wire [5:0] tag_3 = box_engine_out_tag[61:56]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_3 = {{tag_1, tag_2, tag_3}, tnear_3}; // bvh8IcCore.ts:759
-  wire tag_4 = box_engine_out_tag[55]; // bvh8IcCore.ts:741
-  wire tag_5 = box_engine_out_tag[54]; // bvh8IcCore.ts:741
-  wire [5:0] tag_6 = box_engine_out_tag[53:48]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_5 = {{tag_4, tag_5, tag_6}, tnear_4}; // bvh8IcCore.ts:759
-  wire tag_7 = box_engine_out_tag[47]; // bvh8IcCore.ts:741
-  wire tag_8 = box_engine_out_tag[46]; // bvh8IcCore.ts:741
-  wire [5:0] tag_9 = box_engine_out_tag[45:40]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_7 = {{tag_7, tag_8, tag_9}, tnear_5}; // bvh8IcCore.ts:759
-  wire tag_10 = box_engine_out_tag[39]; // bvh8IcCore.ts:741
-  wire tag_11 = box_engine_out_tag[38]; // bvh8IcCore.ts:741
-  wire [5:0] tag_12 = box_engine_out_tag[37:32]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_9 = {{tag_10, tag_11, tag_12}, tnear_6}; // bvh8IcCore.ts:759
-  wire [39:0] _mux_2 = _slice_3 ? (_slice_4 ? _concat_3 : _concat_5) : _slice_4 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire tag_13 = box_engine_out_tag[31]; // bvh8IcCore.ts:741
-  wire tag_14 = box_engine_out_tag[30]; // bvh8IcCore.ts:741
-  wire [5:0] tag_15 = box_engine_out_tag[29:24]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_11 = {{tag_13, tag_14, tag_15}, tnear_7}; // bvh8IcCore.ts:759
-  wire tag_16 = box_engine_out_tag[23]; // bvh8IcCore.ts:741
-  wire tag_17 = box_engine_out_tag[22]; // bvh8IcCore.ts:741
-  wire [5:0] tag_18 = box_engine_out_tag[21:16]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_13 = {{tag_16, tag_17, tag_18}, tnear_8}; // bvh8IcCore.ts:759
-  wire tag_19 = box_engine_out_tag[15]; // bvh8IcCore.ts:741
-  wire tag_20 = box_engine_out_tag[14]; // bvh8IcCore.ts:741
-  wire [5:0] tag_21 = box_engine_out_tag[13:8]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_15 = {{tag_19, tag_20, tag_21}, tnear_9}; // bvh8IcCore.ts:759
-  wire tag_22 = box_engine_out_tag[7]; // bvh8IcCore.ts:741
-  wire tag_23 = box_engine_out_tag[6]; // bvh8IcCore.ts:741
-  wire [5:0] tag_24 = box_engine_out_tag[5:0]; // bvh8IcCore.ts:741
-  wire [39:0] _concat_17 = {{tag_22, tag_23, tag_24}, tnear_10}; // bvh8IcCore.ts:759
-  wire [39:0] _mux_5 = _slice_3 ? (_slice_4 ? _concat_11 : _concat_13) : _slice_4 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire write = valid_1 & park_not | parkPush; // bvh8IcCore.ts:775
-  wire [2:0] j_1 = 3'd1 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_2 = ray0_state_sel_mux_20 + {4'd0, j_1}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_18 = {tag, depth_2[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_1 = {1'd0, j_1}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_1 = far_sub - k_zext_1; // bvh8IcCore.ts:779
-  wire [2:0] k_1 = k_sub_1[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_4 = k_1[1]; // bvh8IcCore.ts:780
-  wire child_slice_5 = k_1[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_8 = child_slice_4 ? (child_slice_5 ? order : order_1) : child_slice_5 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_11 = child_slice_4 ? (child_slice_5 ? order_4 : order_5) : child_slice_5 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_1 = k_1[2] ? child_mux_8 : child_mux_11; // bvh8IcCore.ts:780
-  wire _slice_7 = child_1[1]; // bvh8IcCore.ts:782
-  wire _slice_8 = child_1[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_9 = _slice_7 ? (_slice_8 ? _concat_3 : _concat_5) : _slice_8 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_12 = _slice_7 ? (_slice_8 ? _concat_11 : _concat_13) : _slice_8 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire [2:0] j_2 = 3'd2 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_3 = ray0_state_sel_mux_20 + {4'd0, j_2}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_19 = {tag, depth_3[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_2 = {1'd0, j_2}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_2 = far_sub - k_zext_2; // bvh8IcCore.ts:779
-  wire [2:0] k_2 = k_sub_2[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_7 = k_2[1]; // bvh8IcCore.ts:780
-  wire child_slice_8 = k_2[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_14 = child_slice_7 ? (child_slice_8 ? order : order_1) : child_slice_8 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_17 = child_slice_7 ? (child_slice_8 ? order_4 : order_5) : child_slice_8 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_2 = k_2[2] ? child_mux_14 : child_mux_17; // bvh8IcCore.ts:780
-  wire _slice_11 = child_2[1]; // bvh8IcCore.ts:782
-  wire _slice_12 = child_2[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_16 = _slice_11 ? (_slice_12 ? _concat_3 : _concat_5) : _slice_12 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_19 = _slice_11 ? (_slice_12 ? _concat_11 : _concat_13) : _slice_12 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire [2:0] j_3 = 3'd3 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_4 = ray0_state_sel_mux_20 + {4'd0, j_3}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_20 = {tag, depth_4[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_3 = {1'd0, j_3}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_3 = far_sub - k_zext_3; // bvh8IcCore.ts:779
-  wire [2:0] k_3 = k_sub_3[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_10 = k_3[1]; // bvh8IcCore.ts:780
-  wire child_slice_11 = k_3[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_20 = child_slice_10 ? (child_slice_11 ? order : order_1) : child_slice_11 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_23 = child_slice_10 ? (child_slice_11 ? order_4 : order_5) : child_slice_11 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_3 = k_3[2] ? child_mux_20 : child_mux_23; // bvh8IcCore.ts:780
-  wire _slice_15 = child_3[1]; // bvh8IcCore.ts:782
-  wire _slice_16 = child_3[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_23 = _slice_15 ? (_slice_16 ? _concat_3 : _concat_5) : _slice_16 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_26 = _slice_15 ? (_slice_16 ? _concat_11 : _concat_13) : _slice_16 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire [2:0] j_4 = 3'd4 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_5 = ray0_state_sel_mux_20 + {4'd0, j_4}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_21 = {tag, depth_5[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_4 = {1'd0, j_4}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_4 = far_sub - k_zext_4; // bvh8IcCore.ts:779
-  wire [2:0] k_4 = k_sub_4[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_13 = k_4[1]; // bvh8IcCore.ts:780
-  wire child_slice_14 = k_4[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_26 = child_slice_13 ? (child_slice_14 ? order : order_1) : child_slice_14 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_29 = child_slice_13 ? (child_slice_14 ? order_4 : order_5) : child_slice_14 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_4 = k_4[2] ? child_mux_26 : child_mux_29; // bvh8IcCore.ts:780
-  wire _slice_19 = child_4[1]; // bvh8IcCore.ts:782
-  wire _slice_20 = child_4[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_30 = _slice_19 ? (_slice_20 ? _concat_3 : _concat_5) : _slice_20 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_33 = _slice_19 ? (_slice_20 ? _concat_11 : _concat_13) : _slice_20 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire [2:0] j_5 = 3'd5 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_6 = ray0_state_sel_mux_20 + {4'd0, j_5}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_22 = {tag, depth_6[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_5 = {1'd0, j_5}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_5 = far_sub - k_zext_5; // bvh8IcCore.ts:779
-  wire [2:0] k_5 = k_sub_5[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_16 = k_5[1]; // bvh8IcCore.ts:780
-  wire child_slice_17 = k_5[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_32 = child_slice_16 ? (child_slice_17 ? order : order_1) : child_slice_17 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_35 = child_slice_16 ? (child_slice_17 ? order_4 : order_5) : child_slice_17 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_5 = k_5[2] ? child_mux_32 : child_mux_35; // bvh8IcCore.ts:780
-  wire _slice_23 = child_5[1]; // bvh8IcCore.ts:782
-  wire _slice_24 = child_5[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_37 = _slice_23 ? (_slice_24 ? _concat_3 : _concat_5) : _slice_24 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_40 = _slice_23 ? (_slice_24 ? _concat_11 : _concat_13) : _slice_24 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire [2:0] j_6 = 3'd6 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_7 = ray0_state_sel_mux_20 + {4'd0, j_6}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_23 = {tag, depth_7[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_6 = {1'd0, j_6}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_6 = far_sub - k_zext_6; // bvh8IcCore.ts:779
-  wire [2:0] k_6 = k_sub_6[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_19 = k_6[1]; // bvh8IcCore.ts:780
-  wire child_slice_20 = k_6[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_38 = child_slice_19 ? (child_slice_20 ? order : order_1) : child_slice_20 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_41 = child_slice_19 ? (child_slice_20 ? order_4 : order_5) : child_slice_20 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_6 = k_6[2] ? child_mux_38 : child_mux_41; // bvh8IcCore.ts:780
-  wire _slice_27 = child_6[1]; // bvh8IcCore.ts:782
-  wire _slice_28 = child_6[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_44 = _slice_27 ? (_slice_28 ? _concat_3 : _concat_5) : _slice_28 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_47 = _slice_27 ? (_slice_28 ? _concat_11 : _concat_13) : _slice_28 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
-  wire [2:0] j_7 = 3'd7 - j_slice; // bvh8IcCore.ts:778
-  wire [6:0] depth_8 = ray0_state_sel_mux_20 + {4'd0, j_7}; // bvh8IcCore.ts:781
-  wire [5:0] _concat_24 = {tag, depth_8[5:3]}; // bvh8IcCore.ts:355
-  wire [3:0] k_zext_7 = {1'd0, j_7}; // bvh8IcCore.ts:779
-  wire [3:0] k_sub_7 = far_sub - k_zext_7; // bvh8IcCore.ts:779
-  wire [2:0] k_7 = k_sub_7[2:0]; // bvh8IcCore.ts:779
-  wire child_slice_22 = k_7[1]; // bvh8IcCore.ts:780
-  wire child_slice_23 = k_7[0]; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_44 = child_slice_22 ? (child_slice_23 ? order : order_1) : child_slice_23 ? order_2 : order_3; // bvh8IcCore.ts:780
-  wire [2:0] child_mux_47 = child_slice_22 ? (child_slice_23 ? order_4 : order_5) : child_slice_23 ? order_6 : order_7; // bvh8IcCore.ts:780
-  wire [2:0] child_7 = k_7[2] ? child_mux_44 : child_mux_47; // bvh8IcCore.ts:780
-  wire _slice_31 = child_7[1]; // bvh8IcCore.ts:782
-  wire _slice_32 = child_7[0]; // bvh8IcCore.ts:782
-  wire [39:0] _mux_51 = _slice_31 ? (_slice_32 ? _concat_3 : _concat_5) : _slice_32 ? _concat_7 : _concat_9; // bvh8IcCore.ts:782
-  wire [39:0] _mux_54 = _slice_31 ? (_slice_32 ? _concat_11 : _concat_13) : _slice_32 ? _concat_15 : _concat_17; // bvh8IcCore.ts:782
+  wire done_fault_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_fault : ray6_fault) : f1Slot_bit_0 ? ray5_fault : ray4_fault; // rayAnswer.ts:40
+  wire done_fault_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_fault : ray2_fault) : f1Slot_bit_0 ? ray1_fault : ray0_fault; // rayAnswer.ts:40
+  wire [4:0] done_thread_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_thread : ray6_thread) : f1Slot_bit_0 ? ray5_thread : ray4_thread; // rayAnswer.ts:40
+  wire [4:0] done_thread_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_thread : ray2_thread) : f1Slot_bit_0 ? ray1_thread : ray0_thread; // rayAnswer.ts:40
+  wire [31:0] done_shader_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_shader : ray6_best_shader) : f1Slot_bit_0 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:40
+  wire [31:0] done_shader_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_shader : ray2_best_shader) : f1Slot_bit_0 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:40
+  wire [31:0] done_normal_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_index : ray6_best_index) : f1Slot_bit_0 ? ray5_best_index : ray4_best_index; // rayAnswer.ts:40
+  wire [31:0] done_normal_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_index : ray2_best_index) : f1Slot_bit_0 ? ray1_best_index : ray0_best_index; // rayAnswer.ts:40
+  wire [95:0] done_normal_d1_mux_9 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_normal : ray6_best_normal) : f1Slot_bit_0 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:40
+  wire [95:0] done_normal_d1_mux_12 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_normal : ray2_best_normal) : f1Slot_bit_0 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:40
+  wire [127:0] f1Normal = {f1Slot_bit_2 ? done_normal_d1_mux_2 : done_normal_d1_mux_5, f1Slot_bit_2 ? done_normal_d1_mux_9 : done_normal_d1_mux_12}; // rayAnswer.ts:60
+  wire [31:0] done_parameters_d1_mux_2 = f1Slot_bit_0 ? (ray7_best_inst[24] ? {8'd0, ray7_best_inst[23:0]} : 32'hffffffff) : ray6_best_inst[24] ? {8'd0, ray6_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_5 = f1Slot_bit_0 ? (ray5_best_inst[24] ? {8'd0, ray5_best_inst[23:0]} : 32'hffffffff) : ray4_best_inst[24] ? {8'd0, ray4_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_9 = f1Slot_bit_0 ? (ray3_best_inst[24] ? {8'd0, ray3_best_inst[23:0]} : 32'hffffffff) : ray2_best_inst[24] ? {8'd0, ray2_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_12 = f1Slot_bit_0 ? (ray1_best_inst[24] ? {8'd0, ray1_best_inst[23:0]} : 32'hffffffff) : ray0_best_inst[24] ? {8'd0, ray0_best_inst[23:0]} : 32'hffffffff; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_14 = f1Slot_bit_2 ? (f1Slot_bit_1 ? done_parameters_d1_mux_2 : done_parameters_d1_mux_5) : f1Slot_bit_1 ? done_parameters_d1_mux_9 : done_parameters_d1_mux_12; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_17 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_v : ray6_best_v) : f1Slot_bit_0 ? ray5_best_v : ray4_best_v; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_20 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_v : ray2_best_v) : f1Slot_bit_0 ? ray1_best_v : ray0_best_v; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_24 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_u : ray6_best_u) : f1Slot_bit_0 ? ray5_best_u : ray4_best_u; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_27 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_u : ray2_best_u) : f1Slot_bit_0 ? ray1_best_u : ray0_best_u; // rayAnswer.ts:40
+  wire [127:0] f1Parameters = {done_parameters_d1_mux_14, f1Slot_bit_2 ? done_parameters_d1_mux_17 : done_parameters_d1_mux_20, f1Slot_bit_2 ? done_parameters_d1_mux_24 : done_parameters_d1_mux_27, fmul29_a_mux_13}; // rayAnswer.ts:64
+  wire [1:0] out_3 = triangle_engine_out_tag[68:67]; // bvh8IcCore.ts:911
+  wire [1:0] tests = triangle_engine_out_valid & not_ended ? out_3 : 2'd0; // bvh8IcCore.ts:931
+  wire counted = valid_1 & ~box_instance_pass_d23; // bvh8IcCore.ts:776
+  wire [3:0] boxTests = counted ? ray0_parked_tests_add_6 : 4'd0; // bvh8IcCore.ts:778
+  wire [3:0] box_test_count_mux_2 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray7_parked_tests : ray6_parked_tests) : resolve_slot_index_bit_0 ? ray5_parked_tests : ray4_parked_tests; // bvh8IcCore.ts:330
+  wire [3:0] box_test_count_mux_5 = resolve_slot_index_bit_1 ? (resolve_slot_index_bit_0 ? ray3_parked_tests : ray2_parked_tests) : resolve_slot_index_bit_0 ? ray1_parked_tests : ray0_parked_tests; // bvh8IcCore.ts:330
+  wire [3:0] boxTests_1 = commit ? (resolve_slot_index_bit_2 ? box_test_count_mux_2 : box_test_count_mux_5) : 4'd0; // bvh8IcCore.ts:808
+  wire [5:0] pop_arbiter_chosen_cat_depth_bits_5_3 = {pop_arbiter_chosen, depth[5:3]}; // bvh8IcCore.ts:345
+  wire [2:0] j_slice = ray0_state_sel_mux_20[2:0]; // bvh8IcCore.ts:768
+  wire [2:0] j = 3'd0 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_1 = ray0_state_sel_mux_20 + {4'd0, j}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_1 = {tag, depth_1[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_8 = {1'd0, j}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub = hitCount_minus_1 - j_8; // bvh8IcCore.ts:769
+  wire [2:0] k = k_sub[2:0]; // bvh8IcCore.ts:769
+  wire k_bit_1 = k[1]; // bvh8IcCore.ts:770
+  wire k_bit_0 = k[0]; // bvh8IcCore.ts:770
+  wire [2:0] child = k[2] ? (k_bit_1 ? (k_bit_0 ? order : order_1) : k_bit_0 ? order_2 : order_3) : k_bit_1 ? (k_bit_0 ? order_4 : order_5) : k_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire child_bit_1 = child[1]; // bvh8IcCore.ts:772
+  wire child_bit_0 = child[0]; // bvh8IcCore.ts:772
+  wire tag_1 = box_engine_out_tag[63]; // bvh8IcCore.ts:731
+  wire tag_2 = box_engine_out_tag[62]; // bvh8IcCore.ts:731
+  wire [5:0] tag_3 = box_engine_out_tag[61:56]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_3 = {{tag_1, tag_2, tag_3}, tnear_3}; // bvh8IcCore.ts:749
+  wire tag_4 = box_engine_out_tag[55]; // bvh8IcCore.ts:731
+  wire tag_5 = box_engine_out_tag[54]; // bvh8IcCore.ts:731
+  wire [5:0] tag_6 = box_engine_out_tag[53:48]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_5 = {{tag_4, tag_5, tag_6}, tnear_4}; // bvh8IcCore.ts:749
+  wire tag_7 = box_engine_out_tag[47]; // bvh8IcCore.ts:731
+  wire tag_8 = box_engine_out_tag[46]; // bvh8IcCore.ts:731
+  wire [5:0] tag_9 = box_engine_out_tag[45:40]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_7 = {{tag_7, tag_8, tag_9}, tnear_5}; // bvh8IcCore.ts:749
+  wire tag_10 = box_engine_out_tag[39]; // bvh8IcCore.ts:731
+  wire tag_11 = box_engine_out_tag[38]; // bvh8IcCore.ts:731
+  wire [5:0] tag_12 = box_engine_out_tag[37:32]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_9 = {{tag_10, tag_11, tag_12}, tnear_6}; // bvh8IcCore.ts:749
+  wire [39:0] _mux_2 = child_bit_1 ? (child_bit_0 ? _concat_3 : _concat_5) : child_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire tag_13 = box_engine_out_tag[31]; // bvh8IcCore.ts:731
+  wire tag_14 = box_engine_out_tag[30]; // bvh8IcCore.ts:731
+  wire [5:0] tag_15 = box_engine_out_tag[29:24]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_11 = {{tag_13, tag_14, tag_15}, tnear_7}; // bvh8IcCore.ts:749
+  wire tag_16 = box_engine_out_tag[23]; // bvh8IcCore.ts:731
+  wire tag_17 = box_engine_out_tag[22]; // bvh8IcCore.ts:731
+  wire [5:0] tag_18 = box_engine_out_tag[21:16]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_13 = {{tag_16, tag_17, tag_18}, tnear_8}; // bvh8IcCore.ts:749
+  wire tag_19 = box_engine_out_tag[15]; // bvh8IcCore.ts:731
+  wire tag_20 = box_engine_out_tag[14]; // bvh8IcCore.ts:731
+  wire [5:0] tag_21 = box_engine_out_tag[13:8]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_15 = {{tag_19, tag_20, tag_21}, tnear_9}; // bvh8IcCore.ts:749
+  wire tag_22 = box_engine_out_tag[7]; // bvh8IcCore.ts:731
+  wire tag_23 = box_engine_out_tag[6]; // bvh8IcCore.ts:731
+  wire [5:0] tag_24 = box_engine_out_tag[5:0]; // bvh8IcCore.ts:731
+  wire [39:0] _concat_17 = {{tag_22, tag_23, tag_24}, tnear_10}; // bvh8IcCore.ts:749
+  wire [39:0] _mux_5 = child_bit_1 ? (child_bit_0 ? _concat_11 : _concat_13) : child_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire write = valid_1 & not_tooDeep | parkPush; // bvh8IcCore.ts:765
+  wire [2:0] j_1 = 3'd1 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_2 = ray0_state_sel_mux_20 + {4'd0, j_1}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_18 = {tag, depth_2[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_1_1 = {1'd0, j_1}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_1 = hitCount_minus_1 - j_1_1; // bvh8IcCore.ts:769
+  wire [2:0] k_1 = k_sub_1[2:0]; // bvh8IcCore.ts:769
+  wire k_1_bit_1 = k_1[1]; // bvh8IcCore.ts:770
+  wire k_1_bit_0 = k_1[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_8 = k_1_bit_1 ? (k_1_bit_0 ? order : order_1) : k_1_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_11 = k_1_bit_1 ? (k_1_bit_0 ? order_4 : order_5) : k_1_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_1 = k_1[2] ? child_mux_8 : child_mux_11; // bvh8IcCore.ts:770
+  wire child_1_bit_1 = child_1[1]; // bvh8IcCore.ts:772
+  wire child_1_bit_0 = child_1[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_9 = child_1_bit_1 ? (child_1_bit_0 ? _concat_3 : _concat_5) : child_1_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_12 = child_1_bit_1 ? (child_1_bit_0 ? _concat_11 : _concat_13) : child_1_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire [2:0] j_2 = 3'd2 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_3 = ray0_state_sel_mux_20 + {4'd0, j_2}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_19 = {tag, depth_3[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_2_1 = {1'd0, j_2}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_2 = hitCount_minus_1 - j_2_1; // bvh8IcCore.ts:769
+  wire [2:0] k_2 = k_sub_2[2:0]; // bvh8IcCore.ts:769
+  wire k_2_bit_1 = k_2[1]; // bvh8IcCore.ts:770
+  wire k_2_bit_0 = k_2[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_14 = k_2_bit_1 ? (k_2_bit_0 ? order : order_1) : k_2_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_17 = k_2_bit_1 ? (k_2_bit_0 ? order_4 : order_5) : k_2_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_2 = k_2[2] ? child_mux_14 : child_mux_17; // bvh8IcCore.ts:770
+  wire child_2_bit_1 = child_2[1]; // bvh8IcCore.ts:772
+  wire child_2_bit_0 = child_2[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_16 = child_2_bit_1 ? (child_2_bit_0 ? _concat_3 : _concat_5) : child_2_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_19 = child_2_bit_1 ? (child_2_bit_0 ? _concat_11 : _concat_13) : child_2_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire [2:0] j_3 = 3'd3 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_4 = ray0_state_sel_mux_20 + {4'd0, j_3}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_20 = {tag, depth_4[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_3_1 = {1'd0, j_3}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_3 = hitCount_minus_1 - j_3_1; // bvh8IcCore.ts:769
+  wire [2:0] k_3 = k_sub_3[2:0]; // bvh8IcCore.ts:769
+  wire k_3_bit_1 = k_3[1]; // bvh8IcCore.ts:770
+  wire k_3_bit_0 = k_3[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_20 = k_3_bit_1 ? (k_3_bit_0 ? order : order_1) : k_3_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_23 = k_3_bit_1 ? (k_3_bit_0 ? order_4 : order_5) : k_3_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_3 = k_3[2] ? child_mux_20 : child_mux_23; // bvh8IcCore.ts:770
+  wire child_3_bit_1 = child_3[1]; // bvh8IcCore.ts:772
+  wire child_3_bit_0 = child_3[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_23 = child_3_bit_1 ? (child_3_bit_0 ? _concat_3 : _concat_5) : child_3_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_26 = child_3_bit_1 ? (child_3_bit_0 ? _concat_11 : _concat_13) : child_3_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire [2:0] j_4 = 3'd4 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_5 = ray0_state_sel_mux_20 + {4'd0, j_4}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_21 = {tag, depth_5[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_4_1 = {1'd0, j_4}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_4 = hitCount_minus_1 - j_4_1; // bvh8IcCore.ts:769
+  wire [2:0] k_4 = k_sub_4[2:0]; // bvh8IcCore.ts:769
+  wire k_4_bit_1 = k_4[1]; // bvh8IcCore.ts:770
+  wire k_4_bit_0 = k_4[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_26 = k_4_bit_1 ? (k_4_bit_0 ? order : order_1) : k_4_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_29 = k_4_bit_1 ? (k_4_bit_0 ? order_4 : order_5) : k_4_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_4 = k_4[2] ? child_mux_26 : child_mux_29; // bvh8IcCore.ts:770
+  wire child_4_bit_1 = child_4[1]; // bvh8IcCore.ts:772
+  wire child_4_bit_0 = child_4[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_30 = child_4_bit_1 ? (child_4_bit_0 ? _concat_3 : _concat_5) : child_4_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_33 = child_4_bit_1 ? (child_4_bit_0 ? _concat_11 : _concat_13) : child_4_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire [2:0] j_5 = 3'd5 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_6 = ray0_state_sel_mux_20 + {4'd0, j_5}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_22 = {tag, depth_6[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_5_1 = {1'd0, j_5}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_5 = hitCount_minus_1 - j_5_1; // bvh8IcCore.ts:769
+  wire [2:0] k_5 = k_sub_5[2:0]; // bvh8IcCore.ts:769
+  wire k_5_bit_1 = k_5[1]; // bvh8IcCore.ts:770
+  wire k_5_bit_0 = k_5[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_32 = k_5_bit_1 ? (k_5_bit_0 ? order : order_1) : k_5_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_35 = k_5_bit_1 ? (k_5_bit_0 ? order_4 : order_5) : k_5_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_5 = k_5[2] ? child_mux_32 : child_mux_35; // bvh8IcCore.ts:770
+  wire child_5_bit_1 = child_5[1]; // bvh8IcCore.ts:772
+  wire child_5_bit_0 = child_5[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_37 = child_5_bit_1 ? (child_5_bit_0 ? _concat_3 : _concat_5) : child_5_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_40 = child_5_bit_1 ? (child_5_bit_0 ? _concat_11 : _concat_13) : child_5_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire [2:0] j_6 = 3'd6 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_7 = ray0_state_sel_mux_20 + {4'd0, j_6}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_23 = {tag, depth_7[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_6_1 = {1'd0, j_6}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_6 = hitCount_minus_1 - j_6_1; // bvh8IcCore.ts:769
+  wire [2:0] k_6 = k_sub_6[2:0]; // bvh8IcCore.ts:769
+  wire k_6_bit_1 = k_6[1]; // bvh8IcCore.ts:770
+  wire k_6_bit_0 = k_6[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_38 = k_6_bit_1 ? (k_6_bit_0 ? order : order_1) : k_6_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_41 = k_6_bit_1 ? (k_6_bit_0 ? order_4 : order_5) : k_6_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_6 = k_6[2] ? child_mux_38 : child_mux_41; // bvh8IcCore.ts:770
+  wire child_6_bit_1 = child_6[1]; // bvh8IcCore.ts:772
+  wire child_6_bit_0 = child_6[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_44 = child_6_bit_1 ? (child_6_bit_0 ? _concat_3 : _concat_5) : child_6_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_47 = child_6_bit_1 ? (child_6_bit_0 ? _concat_11 : _concat_13) : child_6_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
+  wire [2:0] j_7 = 3'd7 - j_slice; // bvh8IcCore.ts:768
+  wire [6:0] depth_8 = ray0_state_sel_mux_20 + {4'd0, j_7}; // bvh8IcCore.ts:771
+  wire [5:0] _concat_24 = {tag, depth_8[5:3]}; // bvh8IcCore.ts:345
+  wire [3:0] j_7_1 = {1'd0, j_7}; // bvh8IcCore.ts:769
+  wire [3:0] k_sub_7 = hitCount_minus_1 - j_7_1; // bvh8IcCore.ts:769
+  wire [2:0] k_7 = k_sub_7[2:0]; // bvh8IcCore.ts:769
+  wire k_7_bit_1 = k_7[1]; // bvh8IcCore.ts:770
+  wire k_7_bit_0 = k_7[0]; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_44 = k_7_bit_1 ? (k_7_bit_0 ? order : order_1) : k_7_bit_0 ? order_2 : order_3; // bvh8IcCore.ts:770
+  wire [2:0] child_mux_47 = k_7_bit_1 ? (k_7_bit_0 ? order_4 : order_5) : k_7_bit_0 ? order_6 : order_7; // bvh8IcCore.ts:770
+  wire [2:0] child_7 = k_7[2] ? child_mux_44 : child_mux_47; // bvh8IcCore.ts:770
+  wire child_7_bit_1 = child_7[1]; // bvh8IcCore.ts:772
+  wire child_7_bit_0 = child_7[0]; // bvh8IcCore.ts:772
+  wire [39:0] _mux_51 = child_7_bit_1 ? (child_7_bit_0 ? _concat_3 : _concat_5) : child_7_bit_0 ? _concat_7 : _concat_9; // bvh8IcCore.ts:772
+  wire [39:0] _mux_54 = child_7_bit_1 ? (child_7_bit_0 ? _concat_11 : _concat_13) : child_7_bit_0 ? _concat_15 : _concat_17; // bvh8IcCore.ts:772
 
 `ifndef SYNTHESIS
   initial begin
@@ -3862,12 +3868,12 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       inverse_valid_d12 <= 1'd0; // rayIntake.ts:52
       inverse_valid_d13 <= 1'd0; // rayIntake.ts:52
       inverse_valid_d14 <= 1'd0; // rayIntake.ts:52
-      valid <= 1'd0; // bvh8IcCore.ts:434
-      again <= 1'd0; // bvh8IcCore.ts:435
-      s2Box <= 1'd0; // bvh8IcCore.ts:525
-      s2Primitive <= 1'd0; // bvh8IcCore.ts:526
-      s2Instance <= 1'd0; // bvh8IcCore.ts:527
-      s2InstanceBoxes <= 1'd0; // bvh8IcCore.ts:528
+      valid <= 1'd0; // bvh8IcCore.ts:424
+      again <= 1'd0; // bvh8IcCore.ts:425
+      s2Box <= 1'd0; // bvh8IcCore.ts:515
+      s2Primitive <= 1'd0; // bvh8IcCore.ts:516
+      s2Instance <= 1'd0; // bvh8IcCore.ts:517
+      s2InstanceBoxes <= 1'd0; // bvh8IcCore.ts:518
       instance_ray_valid_d1 <= 1'd0; // instancePath.ts:98
       instance_ray_valid_d2 <= 1'd0; // instancePath.ts:98
       instance_ray_valid_d3 <= 1'd0; // instancePath.ts:98
@@ -3882,7 +3888,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       instance_ray_valid_d12 <= 1'd0; // instancePath.ts:98
       instance_ray_valid_d13 <= 1'd0; // instancePath.ts:98
       instance_ray_valid_d14 <= 1'd0; // instancePath.ts:98
-      pair_index <= 3'd0; // bvh8IcCore.ts:850
+      pair_index <= 3'd0; // bvh8IcCore.ts:840
       normal_valid_d1 <= 1'd0; // instancePath.ts:122
       normal_valid_d2 <= 1'd0; // instancePath.ts:122
       normal_valid_d3 <= 1'd0; // instancePath.ts:122
@@ -3903,109 +3909,109 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       done_d6 <= 1'd0; // rayAnswer.ts:52
       done_d7 <= 1'd0; // rayAnswer.ts:52
       done_d8 <= 1'd0; // rayAnswer.ts:52
-      ray_count <= 32'd0; // bvh8IcCore.ts:1203
-      triangle_tests <= 32'd0; // bvh8IcCore.ts:1203
-      node_test_count <= 32'd0; // bvh8IcCore.ts:1203
-      busy <= 32'd0; // bvh8IcCore.ts:1203
-      box_test_count <= 32'd0; // bvh8IcCore.ts:1203
-      primitive_node_count <= 32'd0; // bvh8IcCore.ts:1203
-      instance_node_count <= 32'd0; // bvh8IcCore.ts:1203
+      ray_count <= 32'd0; // bvh8IcCore.ts:1193
+      triangle_tests <= 32'd0; // bvh8IcCore.ts:1193
+      node_test_count <= 32'd0; // bvh8IcCore.ts:1193
+      busy <= 32'd0; // bvh8IcCore.ts:1193
+      box_test_count <= 32'd0; // bvh8IcCore.ts:1193
+      primitive_node_count <= 32'd0; // bvh8IcCore.ts:1193
+      instance_node_count <= 32'd0; // bvh8IcCore.ts:1193
     end else begin
-      if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray0_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray0_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray0_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray0_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray0_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray0_root_wait <= ray0_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (accept_and_free_slot_index_eq_0) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray0_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray0_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray0_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray0_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray0_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray0_root_wait <= ray0_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray0_state_sel_and_24) begin // bvh8IcCore.ts:1063
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray0_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray0_state_sel_and_26) begin // bvh8IcCore.ts:1048
-        ray0_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray0_state_sel_and_27 && ray0_state_sel_eq_32) begin // bvh8IcCore.ts:1042
-        ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_0) begin // bvh8IcCore.ts:1053
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_0) begin // bvh8IcCore.ts:1052
+        if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray0_sp_eq_0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_0) begin // bvh8IcCore.ts:1038
+        ray0_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_0 && ray0_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1112
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray0_state_sel_and_18) begin // bvh8IcCore.ts:1108
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray0_state_sel_and_19) begin // bvh8IcCore.ts:1104
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray0_state_sel_and_21) begin // bvh8IcCore.ts:1091
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray0_state_sel_and_22) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray0_state_sel_and_23 && masked) begin // bvh8IcCore.ts:1071
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_0) begin // bvh8IcCore.ts:1102
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_0) begin // bvh8IcCore.ts:1098
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_0) begin // bvh8IcCore.ts:1094
+        if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray0_sp_eq_0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_0_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_0) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray0_sp_eq_0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_0 && masked) begin // bvh8IcCore.ts:1061
+        if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray0_sp_eq_0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd0) begin // bvh8IcCore.ts:1187
-        ray0_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvh8IcCore.ts:1186
-        ray0_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray0_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd0) begin // bvh8IcCore.ts:1180
-        ray0_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_5) begin // bvh8IcCore.ts:1173
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray0_state_sel_eq_25 & ray0_state_sel_eq_26 & ray0_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray0_saved_sp == 7'd0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd0) begin // bvh8IcCore.ts:1177
+        ray0_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvh8IcCore.ts:1176
+        ray0_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_0) begin // bvh8IcCore.ts:1171
+        ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd0) begin // bvh8IcCore.ts:1170
+        ray0_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_5) begin // bvh8IcCore.ts:1163
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray0_state_eq_pairs & ray0_pending_eq_0 & not_ray0_unresolved) begin // bvh8IcCore.ts:1161
+        if (done) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_0) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_0) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray0_sp_eq_0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray0_pending_ne_0) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray0_saved_sp == 7'd0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray0_state_sel_and_26) begin // bvh8IcCore.ts:1048
-        ray0_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray0_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
-        ray0_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray0_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_0) begin // bvh8IcCore.ts:1038
+        ray0_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray0_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_0) begin // bvh8IcCore.ts:1005
+        ray0_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray0_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_5) begin // bvh8IcCore.ts:1173
-        ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray0_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray0_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and) ray0_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray0_state_sel_and_28) ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray0_state_sel_and_28) ray0_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray0_have_best_sel_and) ray0_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray0_state_sel_and_28) ray0_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_5) begin // bvh8IcCore.ts:1163
+        ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray0_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray0_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_0) ray0_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_0) ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_0) ray0_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_0) ray0_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_0) ray0_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd0) ray0_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and) ray0_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (leave & pair_queue_deq_bits_slot == 3'd0) ray0_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_0) ray0_queued <= 1'd1; // bvh8IcCore.ts:1130
       ray0_pending <= ray0_pending + added - answered; // bvh8IcCore.ts:276
       ray1_pending <= ray1_pending + added_1 - answered_1; // bvh8IcCore.ts:276
       ray2_pending <= ray2_pending + added_2 - answered_2; // bvh8IcCore.ts:276
@@ -4028,12 +4034,12 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       inverse_valid_d12 <= inverse_valid_d11; // rayIntake.ts:52
       inverse_valid_d13 <= inverse_valid_d12; // rayIntake.ts:52
       inverse_valid_d14 <= inverse_valid_d13; // rayIntake.ts:52
-      valid <= valid_2; // bvh8IcCore.ts:434
-      again <= obb_back_valid; // bvh8IcCore.ts:435
-      s2Box <= read & ~primitive_mux_1 & ~instance_ | again; // bvh8IcCore.ts:525
-      s2Primitive <= read & primitive_mux_1; // bvh8IcCore.ts:526
-      s2Instance <= s2Instance_and; // bvh8IcCore.ts:527
-      s2InstanceBoxes <= instanceBoxes; // bvh8IcCore.ts:528
+      valid <= valid_2; // bvh8IcCore.ts:424
+      again <= obb_back_valid; // bvh8IcCore.ts:425
+      s2Box <= read & ~primitive_mux_1 & ~instance_ | again; // bvh8IcCore.ts:515
+      s2Primitive <= read & primitive_mux_1; // bvh8IcCore.ts:516
+      s2Instance <= read_and_instance; // bvh8IcCore.ts:517
+      s2InstanceBoxes <= instanceBoxes; // bvh8IcCore.ts:518
       instance_ray_valid_d1 <= ray_transform_out_valid; // instancePath.ts:98
       instance_ray_valid_d2 <= instance_ray_valid_d1; // instancePath.ts:98
       instance_ray_valid_d3 <= instance_ray_valid_d2; // instancePath.ts:98
@@ -4068,1483 +4074,1483 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       done_d6 <= done_d5; // rayAnswer.ts:52
       done_d7 <= done_d6; // rayAnswer.ts:52
       done_d8 <= done_d7; // rayAnswer.ts:52
-      ray_count <= ray_count + {31'd0, accept}; // bvh8IcCore.ts:1203
-      triangle_tests <= triangle_tests + {30'd0, tests}; // bvh8IcCore.ts:1203
-      node_test_count <= node_test_count + {30'd0, {1'd0, counted} + {1'd0, commit}}; // bvh8IcCore.ts:1203
-      busy <= busy + {31'd0, ~(&free_slot_in)}; // bvh8IcCore.ts:1203
-      box_test_count <= box_test_count + {27'd0, {1'd0, boxTests} + {1'd0, boxTests_1}}; // bvh8IcCore.ts:1203
-      primitive_node_count <= primitive_node_count + {31'd0, enqueue}; // bvh8IcCore.ts:1203
-      instance_node_count <= instance_node_count + {31'd0, s2Instance_and}; // bvh8IcCore.ts:1203
-      if (ray0_state_sel_eq_26) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray0_state_sel_and_18) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray0_state_sel_and_24) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray0_state_sel_and_28) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
-        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray0_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1112
-        ray0_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
-        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      ray_count <= ray_count + {31'd0, accept}; // bvh8IcCore.ts:1193
+      triangle_tests <= triangle_tests + {30'd0, tests}; // bvh8IcCore.ts:1193
+      node_test_count <= node_test_count + {30'd0, {1'd0, counted} + {1'd0, commit}}; // bvh8IcCore.ts:1193
+      busy <= busy + {31'd0, ~(&free_slot_in)}; // bvh8IcCore.ts:1193
+      box_test_count <= box_test_count + {27'd0, {1'd0, boxTests} + {1'd0, boxTests_1}}; // bvh8IcCore.ts:1193
+      primitive_node_count <= primitive_node_count + {31'd0, enqueue}; // bvh8IcCore.ts:1193
+      instance_node_count <= instance_node_count + {31'd0, read_and_instance}; // bvh8IcCore.ts:1193
+      if (ray0_pending_eq_0) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_0) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_0) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_0) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_0) begin // bvh8IcCore.ts:1113
+        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray0_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_0) begin // bvh8IcCore.ts:1102
+        ray0_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_0) begin // bvh8IcCore.ts:1005
+        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray0_state_sel_and_18) begin // bvh8IcCore.ts:1108
-        ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1109
-        ray0_sp <= ray0_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray0_state_sel_and_19) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray0_reads_sel_and) ray0_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray0_parked_tnear_sel_and) ray0_reads <= ray0_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray0_state_sel_and_26 && leave_1) ray0_reads <= ray0_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray0_state_sel_and_21) ray0_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray0_state_sel_and_24) ray0_sp <= ray0_sp_add; // bvh8IcCore.ts:1011
-        else if (ray0_state_sel_and_26 && ~(ray0_fresh | ray0_in_leaf | ray0_replay | ray0_inst_again)) ray0_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_0) begin // bvh8IcCore.ts:1098
+        ray0_reads <= ray0_reads_minus_1; // bvh8IcCore.ts:1099
+        ray0_sp <= ray0_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_0) ray0_reads <= ray0_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_0) ray0_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_0) ray0_reads <= ray0_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_0 && leave_1) ray0_reads <= ray0_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_0_and_not_overflow) ray0_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_0) ray0_sp <= ray0_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_0 && ~(ray0_fresh | ray0_in_leaf | ray0_replay | ray0_inst_again)) ray0_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_0) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray0_reads <= ray0_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray0_reads <= ray0_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray0_state_sel_and_17 && parkPush) ray0_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_0 && parkPush) ray0_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_0) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray0_obb_valid_sel_and) ray0_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray0_state_sel_and_28) ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray0_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray0_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray0_state_sel_and_26 && leave_1) begin // bvh8IcCore.ts:1048
-        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_0) ray0_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_0) ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_0) begin // bvh8IcCore.ts:1086
+        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray0_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_0 && leave_1) begin // bvh8IcCore.ts:1038
+        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray0_state_sel_and_22 && instance_ray_traceable_d14) ray0_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray0_state_sel_and_2) ray0_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray0_have_best_sel_and) ray0_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray1_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray1_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray1_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray1_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray1_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray1_root_wait <= ray1_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_0 && instance_ray_traceable_d14) ray0_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_0) ray0_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_0) ray0_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_1) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray1_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray1_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray1_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray1_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray1_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray1_root_wait <= ray1_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray1_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray1_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray1_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray1_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray1_state_sel_and_18 && ray1_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_1) begin // bvh8IcCore.ts:1053
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_1) begin // bvh8IcCore.ts:1052
+        if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray1_sp_eq_0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_1) begin // bvh8IcCore.ts:1038
+        ray1_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_1 && ray1_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray1_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray1_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray1_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray1_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray1_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_1) begin // bvh8IcCore.ts:1102
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_1) begin // bvh8IcCore.ts:1098
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_1) begin // bvh8IcCore.ts:1094
+        if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray1_sp_eq_0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_1_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_1) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray1_sp_eq_0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_1 && masked) begin // bvh8IcCore.ts:1061
+        if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray1_sp_eq_0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd1) begin // bvh8IcCore.ts:1187
-        ray1_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvh8IcCore.ts:1186
-        ray1_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray1_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd1) begin // bvh8IcCore.ts:1180
-        ray1_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_6) begin // bvh8IcCore.ts:1173
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray1_state_sel_eq_9 & ray1_state_sel_eq_10 & ray1_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_1) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_7) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray1_saved_sp == 7'd0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd1) begin // bvh8IcCore.ts:1177
+        ray1_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvh8IcCore.ts:1176
+        ray1_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_1) begin // bvh8IcCore.ts:1171
+        ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd1) begin // bvh8IcCore.ts:1170
+        ray1_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_6) begin // bvh8IcCore.ts:1163
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray1_state_eq_pairs & ray1_pending_eq_0 & not_ray1_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_1) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_7) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_1) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray1_sp_eq_0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray1_pending_ne_0) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray1_saved_sp == 7'd0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray1_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray1_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray1_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray1_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray1_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_1) begin // bvh8IcCore.ts:1038
+        ray1_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray1_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_1) begin // bvh8IcCore.ts:1005
+        ray1_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray1_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_6) begin // bvh8IcCore.ts:1173
-        ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray1_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray1_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_1) ray1_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray1_state_sel_and_19) ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray1_state_sel_and_19) ray1_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray1_have_best_sel_and) ray1_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray1_state_sel_and_19) ray1_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_6) begin // bvh8IcCore.ts:1163
+        ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray1_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray1_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_1) ray1_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_1) ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_1) ray1_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_1) ray1_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_1) ray1_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd1) ray1_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_1) ray1_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray1_state_sel_eq_10) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray1_state_sel_and_9) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray1_state_sel_and_15) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray1_state_sel_and_19) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray1_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray1_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd1) ray1_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_1) ray1_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray1_pending_eq_0) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_1) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_1) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_1) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_1) begin // bvh8IcCore.ts:1113
+        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray1_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_1) begin // bvh8IcCore.ts:1102
+        ray1_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_1) begin // bvh8IcCore.ts:1005
+        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray1_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1109
-        ray1_sp <= ray1_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray1_state_sel_and_10) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray1_reads_sel_and) ray1_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray1_parked_tnear_sel_and) ray1_reads <= ray1_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray1_state_sel_and_17 && leave_1) ray1_reads <= ray1_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray1_state_sel_and_12) ray1_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray1_state_sel_and_15) ray1_sp <= ray1_sp_add; // bvh8IcCore.ts:1011
-        else if (ray1_state_sel_and_17 && ~(ray1_fresh | ray1_in_leaf | ray1_replay | ray1_inst_again)) ray1_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_1) begin // bvh8IcCore.ts:1098
+        ray1_reads <= ray1_reads_minus_1; // bvh8IcCore.ts:1099
+        ray1_sp <= ray1_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_1) ray1_reads <= ray1_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_1) ray1_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_1) ray1_reads <= ray1_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_1 && leave_1) ray1_reads <= ray1_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_1_and_not_overflow) ray1_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_1) ray1_sp <= ray1_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_1 && ~(ray1_fresh | ray1_in_leaf | ray1_replay | ray1_inst_again)) ray1_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_1) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray1_reads <= ray1_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray1_reads <= ray1_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray1_state_sel_and_8 && parkPush) ray1_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_1 && parkPush) ray1_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_1) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray1_obb_valid_sel_and) ray1_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray1_state_sel_and_19) ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray1_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray1_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray1_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_1) ray1_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_1) ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_1) begin // bvh8IcCore.ts:1086
+        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray1_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_1 && leave_1) begin // bvh8IcCore.ts:1038
+        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray1_state_sel_and_13 && instance_ray_traceable_d14) ray1_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray1_state_sel_and_2) ray1_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray1_have_best_sel_and) ray1_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray2_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray2_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray2_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray2_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray2_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray2_root_wait <= ray2_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_1 && instance_ray_traceable_d14) ray1_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_1) ray1_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_1) ray1_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_2) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray2_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray2_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray2_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray2_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray2_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray2_root_wait <= ray2_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray2_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray2_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray2_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray2_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray2_state_sel_and_18 && ray2_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_2) begin // bvh8IcCore.ts:1053
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_2) begin // bvh8IcCore.ts:1052
+        if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray2_sp_eq_0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_2) begin // bvh8IcCore.ts:1038
+        ray2_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_2 && ray2_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray2_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray2_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray2_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray2_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray2_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_2) begin // bvh8IcCore.ts:1102
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_2) begin // bvh8IcCore.ts:1098
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_2) begin // bvh8IcCore.ts:1094
+        if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray2_sp_eq_0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_2_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_2) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray2_sp_eq_0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_2 && masked) begin // bvh8IcCore.ts:1061
+        if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray2_sp_eq_0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd2) begin // bvh8IcCore.ts:1187
-        ray2_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvh8IcCore.ts:1186
-        ray2_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray2_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd2) begin // bvh8IcCore.ts:1180
-        ray2_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_7) begin // bvh8IcCore.ts:1173
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray2_state_sel_eq_9 & ray2_state_sel_eq_10 & ray2_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_2) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_6) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray2_saved_sp == 7'd0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd2) begin // bvh8IcCore.ts:1177
+        ray2_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvh8IcCore.ts:1176
+        ray2_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_2) begin // bvh8IcCore.ts:1171
+        ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd2) begin // bvh8IcCore.ts:1170
+        ray2_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_7) begin // bvh8IcCore.ts:1163
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray2_state_eq_pairs & ray2_pending_eq_0 & not_ray2_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_2) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_6) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_2) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray2_sp_eq_0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray2_pending_ne_0) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray2_saved_sp == 7'd0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray2_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray2_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray2_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray2_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray2_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_2) begin // bvh8IcCore.ts:1038
+        ray2_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray2_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_2) begin // bvh8IcCore.ts:1005
+        ray2_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray2_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_7) begin // bvh8IcCore.ts:1173
-        ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray2_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray2_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_2) ray2_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray2_state_sel_and_19) ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray2_state_sel_and_19) ray2_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray2_have_best_sel_and) ray2_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray2_state_sel_and_19) ray2_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_7) begin // bvh8IcCore.ts:1163
+        ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray2_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray2_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_2) ray2_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_2) ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_2) ray2_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_2) ray2_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_2) ray2_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd2) ray2_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_2) ray2_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray2_state_sel_eq_10) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray2_state_sel_and_9) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray2_state_sel_and_15) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray2_state_sel_and_19) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray2_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray2_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd2) ray2_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_2) ray2_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray2_pending_eq_0) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_2) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_2) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_2) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_2) begin // bvh8IcCore.ts:1113
+        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray2_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_2) begin // bvh8IcCore.ts:1102
+        ray2_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_2) begin // bvh8IcCore.ts:1005
+        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray2_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1109
-        ray2_sp <= ray2_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray2_state_sel_and_10) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray2_reads_sel_and) ray2_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray2_parked_tnear_sel_and) ray2_reads <= ray2_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray2_state_sel_and_17 && leave_1) ray2_reads <= ray2_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray2_state_sel_and_12) ray2_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray2_state_sel_and_15) ray2_sp <= ray2_sp_add; // bvh8IcCore.ts:1011
-        else if (ray2_state_sel_and_17 && ~(ray2_fresh | ray2_in_leaf | ray2_replay | ray2_inst_again)) ray2_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_2) begin // bvh8IcCore.ts:1098
+        ray2_reads <= ray2_reads_minus_1; // bvh8IcCore.ts:1099
+        ray2_sp <= ray2_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_2) ray2_reads <= ray2_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_2) ray2_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_2) ray2_reads <= ray2_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_2 && leave_1) ray2_reads <= ray2_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_2_and_not_overflow) ray2_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_2) ray2_sp <= ray2_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_2 && ~(ray2_fresh | ray2_in_leaf | ray2_replay | ray2_inst_again)) ray2_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_2) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray2_reads <= ray2_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray2_reads <= ray2_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray2_state_sel_and_8 && parkPush) ray2_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_2 && parkPush) ray2_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_2) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray2_obb_valid_sel_and) ray2_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray2_state_sel_and_19) ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray2_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray2_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray2_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_2) ray2_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_2) ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_2) begin // bvh8IcCore.ts:1086
+        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray2_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_2 && leave_1) begin // bvh8IcCore.ts:1038
+        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray2_state_sel_and_13 && instance_ray_traceable_d14) ray2_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray2_state_sel_and_2) ray2_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray2_have_best_sel_and) ray2_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray3_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray3_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray3_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray3_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray3_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray3_root_wait <= ray3_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_2 && instance_ray_traceable_d14) ray2_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_2) ray2_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_2) ray2_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_3) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray3_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray3_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray3_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray3_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray3_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray3_root_wait <= ray3_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray3_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray3_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray3_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray3_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray3_state_sel_and_18 && ray3_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_3) begin // bvh8IcCore.ts:1053
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_3) begin // bvh8IcCore.ts:1052
+        if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray3_sp_eq_0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_3) begin // bvh8IcCore.ts:1038
+        ray3_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_3 && ray3_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray3_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray3_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray3_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray3_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray3_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_3) begin // bvh8IcCore.ts:1102
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_3) begin // bvh8IcCore.ts:1098
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_3) begin // bvh8IcCore.ts:1094
+        if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray3_sp_eq_0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_3_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_3) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray3_sp_eq_0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_3 && masked) begin // bvh8IcCore.ts:1061
+        if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray3_sp_eq_0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd3) begin // bvh8IcCore.ts:1187
-        ray3_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvh8IcCore.ts:1186
-        ray3_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray3_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd3) begin // bvh8IcCore.ts:1180
-        ray3_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_8) begin // bvh8IcCore.ts:1173
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray3_state_sel_eq_9 & ray3_state_sel_eq_10 & ray3_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_3) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_5) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray3_saved_sp == 7'd0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd3) begin // bvh8IcCore.ts:1177
+        ray3_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvh8IcCore.ts:1176
+        ray3_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_3) begin // bvh8IcCore.ts:1171
+        ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd3) begin // bvh8IcCore.ts:1170
+        ray3_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_8) begin // bvh8IcCore.ts:1163
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray3_state_eq_pairs & ray3_pending_eq_0 & not_ray3_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_3) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_5) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_3) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray3_sp_eq_0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray3_pending_ne_0) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray3_saved_sp == 7'd0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray3_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray3_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray3_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray3_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray3_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_3) begin // bvh8IcCore.ts:1038
+        ray3_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray3_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_3) begin // bvh8IcCore.ts:1005
+        ray3_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray3_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_8) begin // bvh8IcCore.ts:1173
-        ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray3_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray3_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_3) ray3_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray3_state_sel_and_19) ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray3_state_sel_and_19) ray3_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray3_have_best_sel_and) ray3_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray3_state_sel_and_19) ray3_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_8) begin // bvh8IcCore.ts:1163
+        ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray3_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray3_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_3) ray3_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_3) ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_3) ray3_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_3) ray3_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_3) ray3_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd3) ray3_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_3) ray3_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray3_state_sel_eq_10) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray3_state_sel_and_9) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray3_state_sel_and_15) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray3_state_sel_and_19) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray3_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray3_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd3) ray3_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_3) ray3_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray3_pending_eq_0) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_3) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_3) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_3) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_3) begin // bvh8IcCore.ts:1113
+        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray3_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_3) begin // bvh8IcCore.ts:1102
+        ray3_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_3) begin // bvh8IcCore.ts:1005
+        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray3_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1109
-        ray3_sp <= ray3_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray3_state_sel_and_10) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray3_reads_sel_and) ray3_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray3_parked_tnear_sel_and) ray3_reads <= ray3_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray3_state_sel_and_17 && leave_1) ray3_reads <= ray3_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray3_state_sel_and_12) ray3_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray3_state_sel_and_15) ray3_sp <= ray3_sp_add; // bvh8IcCore.ts:1011
-        else if (ray3_state_sel_and_17 && ~(ray3_fresh | ray3_in_leaf | ray3_replay | ray3_inst_again)) ray3_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_3) begin // bvh8IcCore.ts:1098
+        ray3_reads <= ray3_reads_minus_1; // bvh8IcCore.ts:1099
+        ray3_sp <= ray3_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_3) ray3_reads <= ray3_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_3) ray3_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_3) ray3_reads <= ray3_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_3 && leave_1) ray3_reads <= ray3_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_3_and_not_overflow) ray3_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_3) ray3_sp <= ray3_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_3 && ~(ray3_fresh | ray3_in_leaf | ray3_replay | ray3_inst_again)) ray3_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_3) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray3_reads <= ray3_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray3_reads <= ray3_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray3_state_sel_and_8 && parkPush) ray3_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_3 && parkPush) ray3_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_3) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray3_obb_valid_sel_and) ray3_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray3_state_sel_and_19) ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray3_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray3_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray3_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_3) ray3_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_3) ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_3) begin // bvh8IcCore.ts:1086
+        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray3_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_3 && leave_1) begin // bvh8IcCore.ts:1038
+        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray3_state_sel_and_13 && instance_ray_traceable_d14) ray3_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray3_state_sel_and_2) ray3_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray3_have_best_sel_and) ray3_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray4_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray4_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray4_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray4_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray4_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray4_root_wait <= ray4_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_3 && instance_ray_traceable_d14) ray3_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_3) ray3_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_3) ray3_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_4) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray4_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray4_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray4_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray4_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray4_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray4_root_wait <= ray4_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray4_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray4_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray4_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray4_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray4_state_sel_and_18 && ray4_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_4) begin // bvh8IcCore.ts:1053
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_4) begin // bvh8IcCore.ts:1052
+        if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray4_sp_eq_0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_4) begin // bvh8IcCore.ts:1038
+        ray4_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_4 && ray4_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray4_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray4_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray4_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray4_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray4_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_4) begin // bvh8IcCore.ts:1102
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_4) begin // bvh8IcCore.ts:1098
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_4) begin // bvh8IcCore.ts:1094
+        if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray4_sp_eq_0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_4_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_4) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray4_sp_eq_0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_4 && masked) begin // bvh8IcCore.ts:1061
+        if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray4_sp_eq_0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd4) begin // bvh8IcCore.ts:1187
-        ray4_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvh8IcCore.ts:1186
-        ray4_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray4_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd4) begin // bvh8IcCore.ts:1180
-        ray4_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_9) begin // bvh8IcCore.ts:1173
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray4_state_sel_eq_9 & ray4_state_sel_eq_10 & ray4_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_4) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_4) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray4_saved_sp == 7'd0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd4) begin // bvh8IcCore.ts:1177
+        ray4_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvh8IcCore.ts:1176
+        ray4_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_4) begin // bvh8IcCore.ts:1171
+        ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd4) begin // bvh8IcCore.ts:1170
+        ray4_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_9) begin // bvh8IcCore.ts:1163
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray4_state_eq_pairs & ray4_pending_eq_0 & not_ray4_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_4) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_4) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_4) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray4_sp_eq_0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray4_pending_ne_0) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray4_saved_sp == 7'd0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray4_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray4_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray4_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray4_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray4_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_4) begin // bvh8IcCore.ts:1038
+        ray4_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray4_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_4) begin // bvh8IcCore.ts:1005
+        ray4_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray4_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_9) begin // bvh8IcCore.ts:1173
-        ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray4_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray4_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_4) ray4_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray4_state_sel_and_19) ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray4_state_sel_and_19) ray4_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray4_have_best_sel_and) ray4_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray4_state_sel_and_19) ray4_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_9) begin // bvh8IcCore.ts:1163
+        ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray4_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray4_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_4) ray4_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_4) ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_4) ray4_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_4) ray4_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_4) ray4_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd4) ray4_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_4) ray4_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray4_state_sel_eq_10) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray4_state_sel_and_9) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray4_state_sel_and_15) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray4_state_sel_and_19) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray4_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray4_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd4) ray4_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_4) ray4_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray4_pending_eq_0) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_4) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_4) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_4) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_4) begin // bvh8IcCore.ts:1113
+        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray4_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_4) begin // bvh8IcCore.ts:1102
+        ray4_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_4) begin // bvh8IcCore.ts:1005
+        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray4_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1109
-        ray4_sp <= ray4_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray4_state_sel_and_10) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray4_reads_sel_and) ray4_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray4_parked_tnear_sel_and) ray4_reads <= ray4_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray4_state_sel_and_17 && leave_1) ray4_reads <= ray4_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray4_state_sel_and_12) ray4_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray4_state_sel_and_15) ray4_sp <= ray4_sp_add; // bvh8IcCore.ts:1011
-        else if (ray4_state_sel_and_17 && ~(ray4_fresh | ray4_in_leaf | ray4_replay | ray4_inst_again)) ray4_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_4) begin // bvh8IcCore.ts:1098
+        ray4_reads <= ray4_reads_minus_1; // bvh8IcCore.ts:1099
+        ray4_sp <= ray4_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_4) ray4_reads <= ray4_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_4) ray4_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_4) ray4_reads <= ray4_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_4 && leave_1) ray4_reads <= ray4_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_4_and_not_overflow) ray4_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_4) ray4_sp <= ray4_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_4 && ~(ray4_fresh | ray4_in_leaf | ray4_replay | ray4_inst_again)) ray4_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_4) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray4_reads <= ray4_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray4_reads <= ray4_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray4_state_sel_and_8 && parkPush) ray4_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_4 && parkPush) ray4_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_4) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray4_obb_valid_sel_and) ray4_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray4_state_sel_and_19) ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray4_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray4_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray4_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_4) ray4_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_4) ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_4) begin // bvh8IcCore.ts:1086
+        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray4_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_4 && leave_1) begin // bvh8IcCore.ts:1038
+        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray4_state_sel_and_13 && instance_ray_traceable_d14) ray4_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray4_state_sel_and_2) ray4_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray4_have_best_sel_and) ray4_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray5_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray5_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray5_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray5_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray5_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray5_root_wait <= ray5_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_4 && instance_ray_traceable_d14) ray4_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_4) ray4_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_4) ray4_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_5) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray5_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray5_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray5_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray5_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray5_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray5_root_wait <= ray5_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray5_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray5_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray5_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray5_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray5_state_sel_and_18 && ray5_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_5) begin // bvh8IcCore.ts:1053
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_5) begin // bvh8IcCore.ts:1052
+        if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray5_sp_eq_0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_5) begin // bvh8IcCore.ts:1038
+        ray5_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_5 && ray5_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray5_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray5_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray5_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray5_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray5_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_5) begin // bvh8IcCore.ts:1102
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_5) begin // bvh8IcCore.ts:1098
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_5) begin // bvh8IcCore.ts:1094
+        if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray5_sp_eq_0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_5_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_5) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray5_sp_eq_0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_5 && masked) begin // bvh8IcCore.ts:1061
+        if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray5_sp_eq_0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd5) begin // bvh8IcCore.ts:1187
-        ray5_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvh8IcCore.ts:1186
-        ray5_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray5_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd5) begin // bvh8IcCore.ts:1180
-        ray5_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_10) begin // bvh8IcCore.ts:1173
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray5_state_sel_eq_9 & ray5_state_sel_eq_10 & ray5_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_5) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_3) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray5_saved_sp == 7'd0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd5) begin // bvh8IcCore.ts:1177
+        ray5_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvh8IcCore.ts:1176
+        ray5_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_5) begin // bvh8IcCore.ts:1171
+        ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd5) begin // bvh8IcCore.ts:1170
+        ray5_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_10) begin // bvh8IcCore.ts:1163
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray5_state_eq_pairs & ray5_pending_eq_0 & not_ray5_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_5) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_3) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_5) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray5_sp_eq_0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray5_pending_ne_0) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray5_saved_sp == 7'd0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray5_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray5_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray5_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray5_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray5_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_5) begin // bvh8IcCore.ts:1038
+        ray5_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray5_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_5) begin // bvh8IcCore.ts:1005
+        ray5_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray5_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_10) begin // bvh8IcCore.ts:1173
-        ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray5_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray5_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_5) ray5_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray5_state_sel_and_19) ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray5_state_sel_and_19) ray5_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray5_have_best_sel_and) ray5_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray5_state_sel_and_19) ray5_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_10) begin // bvh8IcCore.ts:1163
+        ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray5_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray5_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_5) ray5_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_5) ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_5) ray5_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_5) ray5_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_5) ray5_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd5) ray5_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_5) ray5_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray5_state_sel_eq_10) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray5_state_sel_and_9) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray5_state_sel_and_15) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray5_state_sel_and_19) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray5_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray5_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd5) ray5_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_5) ray5_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray5_pending_eq_0) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_5) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_5) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_5) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_5) begin // bvh8IcCore.ts:1113
+        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray5_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_5) begin // bvh8IcCore.ts:1102
+        ray5_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_5) begin // bvh8IcCore.ts:1005
+        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray5_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1109
-        ray5_sp <= ray5_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray5_state_sel_and_10) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray5_reads_sel_and) ray5_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray5_parked_tnear_sel_and) ray5_reads <= ray5_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray5_state_sel_and_17 && leave_1) ray5_reads <= ray5_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray5_state_sel_and_12) ray5_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray5_state_sel_and_15) ray5_sp <= ray5_sp_add; // bvh8IcCore.ts:1011
-        else if (ray5_state_sel_and_17 && ~(ray5_fresh | ray5_in_leaf | ray5_replay | ray5_inst_again)) ray5_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_5) begin // bvh8IcCore.ts:1098
+        ray5_reads <= ray5_reads_minus_1; // bvh8IcCore.ts:1099
+        ray5_sp <= ray5_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_5) ray5_reads <= ray5_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_5) ray5_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_5) ray5_reads <= ray5_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_5 && leave_1) ray5_reads <= ray5_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_5_and_not_overflow) ray5_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_5) ray5_sp <= ray5_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_5 && ~(ray5_fresh | ray5_in_leaf | ray5_replay | ray5_inst_again)) ray5_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_5) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray5_reads <= ray5_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray5_reads <= ray5_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray5_state_sel_and_8 && parkPush) ray5_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_5 && parkPush) ray5_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_5) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray5_obb_valid_sel_and) ray5_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray5_state_sel_and_19) ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray5_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray5_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray5_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_5) ray5_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_5) ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_5) begin // bvh8IcCore.ts:1086
+        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray5_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_5 && leave_1) begin // bvh8IcCore.ts:1038
+        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray5_state_sel_and_13 && instance_ray_traceable_d14) ray5_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray5_state_sel_and_2) ray5_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray5_have_best_sel_and) ray5_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray6_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray6_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray6_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray6_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray6_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray6_root_wait <= ray6_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_5 && instance_ray_traceable_d14) ray5_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_5) ray5_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_5) ray5_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_6) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray6_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray6_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray6_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray6_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray6_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray6_root_wait <= ray6_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray6_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray6_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray6_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray6_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray6_state_sel_and_18 && ray6_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_6) begin // bvh8IcCore.ts:1053
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_6) begin // bvh8IcCore.ts:1052
+        if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray6_sp_eq_0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_6) begin // bvh8IcCore.ts:1038
+        ray6_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_6 && ray6_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray6_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray6_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray6_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray6_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray6_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_6) begin // bvh8IcCore.ts:1102
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_6) begin // bvh8IcCore.ts:1098
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_6) begin // bvh8IcCore.ts:1094
+        if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray6_sp_eq_0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_6_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_6) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray6_sp_eq_0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_6 && masked) begin // bvh8IcCore.ts:1061
+        if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray6_sp_eq_0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd6) begin // bvh8IcCore.ts:1187
-        ray6_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvh8IcCore.ts:1186
-        ray6_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray6_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd6) begin // bvh8IcCore.ts:1180
-        ray6_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_11) begin // bvh8IcCore.ts:1173
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray6_state_sel_eq_9 & ray6_state_sel_eq_10 & ray6_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_6) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_2) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray6_saved_sp == 7'd0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd6) begin // bvh8IcCore.ts:1177
+        ray6_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvh8IcCore.ts:1176
+        ray6_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_6) begin // bvh8IcCore.ts:1171
+        ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd6) begin // bvh8IcCore.ts:1170
+        ray6_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_11) begin // bvh8IcCore.ts:1163
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray6_state_eq_pairs & ray6_pending_eq_0 & not_ray6_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_6) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_2) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_6) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray6_sp_eq_0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray6_pending_ne_0) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray6_saved_sp == 7'd0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray6_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray6_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray6_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray6_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray6_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_6) begin // bvh8IcCore.ts:1038
+        ray6_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray6_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_6) begin // bvh8IcCore.ts:1005
+        ray6_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray6_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_11) begin // bvh8IcCore.ts:1173
-        ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray6_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray6_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_6) ray6_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray6_state_sel_and_19) ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray6_state_sel_and_19) ray6_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray6_have_best_sel_and) ray6_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray6_state_sel_and_19) ray6_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_11) begin // bvh8IcCore.ts:1163
+        ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray6_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray6_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_6) ray6_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_6) ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_6) ray6_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_6) ray6_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_6) ray6_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd6) ray6_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_6) ray6_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray6_state_sel_eq_10) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray6_state_sel_and_9) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray6_state_sel_and_15) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray6_state_sel_and_19) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray6_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray6_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd6) ray6_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_6) ray6_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray6_pending_eq_0) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_6) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_6) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_6) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_6) begin // bvh8IcCore.ts:1113
+        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray6_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_6) begin // bvh8IcCore.ts:1102
+        ray6_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_6) begin // bvh8IcCore.ts:1005
+        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray6_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1109
-        ray6_sp <= ray6_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray6_state_sel_and_10) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray6_reads_sel_and) ray6_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray6_parked_tnear_sel_and) ray6_reads <= ray6_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray6_state_sel_and_17 && leave_1) ray6_reads <= ray6_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray6_state_sel_and_12) ray6_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray6_state_sel_and_15) ray6_sp <= ray6_sp_add; // bvh8IcCore.ts:1011
-        else if (ray6_state_sel_and_17 && ~(ray6_fresh | ray6_in_leaf | ray6_replay | ray6_inst_again)) ray6_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_6) begin // bvh8IcCore.ts:1098
+        ray6_reads <= ray6_reads_minus_1; // bvh8IcCore.ts:1099
+        ray6_sp <= ray6_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_6) ray6_reads <= ray6_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_6) ray6_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_6) ray6_reads <= ray6_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_6 && leave_1) ray6_reads <= ray6_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_6_and_not_overflow) ray6_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_6) ray6_sp <= ray6_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_6 && ~(ray6_fresh | ray6_in_leaf | ray6_replay | ray6_inst_again)) ray6_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_6) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray6_reads <= ray6_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray6_reads <= ray6_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray6_state_sel_and_8 && parkPush) ray6_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_6 && parkPush) ray6_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_6) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray6_obb_valid_sel_and) ray6_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray6_state_sel_and_19) ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray6_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray6_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray6_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_6) ray6_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_6) ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_6) begin // bvh8IcCore.ts:1086
+        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray6_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_6 && leave_1) begin // bvh8IcCore.ts:1038
+        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray6_state_sel_and_13 && instance_ray_traceable_d14) ray6_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray6_state_sel_and_2) ray6_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray6_have_best_sel_and) ray6_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        if (traced_and) ray7_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
-        else ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
-        ray7_root_wait <= 4'd8; // bvh8IcCore.ts:1155
-        ray7_reads <= 6'd0; // bvh8IcCore.ts:1025
-        ray7_sp <= 7'd0; // bvh8IcCore.ts:1026
-        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1032
-      end else if (ray7_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
-        ray7_root_wait <= ray7_root_wait - 4'd1; // bvh8IcCore.ts:1155
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_6 && instance_ray_traceable_d14) ray6_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_6) ray6_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_6) ray6_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (accept_and_free_slot_index_eq_7) begin // bvh8IcCore.ts:1005
+        if (rayValid_and_traceable) ray7_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1006
+        else ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1006
+        ray7_root_wait <= 4'd8; // bvh8IcCore.ts:1145
+        ray7_reads <= 6'd0; // bvh8IcCore.ts:1015
+        ray7_sp <= 7'd0; // bvh8IcCore.ts:1016
+        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1022
+      end else if (ray7_root_wait != 4'd0) begin // bvh8IcCore.ts:1145
+        ray7_root_wait <= ray7_root_wait - 4'd1; // bvh8IcCore.ts:1145
       end
-      if (ray7_state_sel_and_15) begin // bvh8IcCore.ts:1063
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (skip & ray7_state_sel_eq_4) begin // bvh8IcCore.ts:1062
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray7_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray7_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
-      end else if (ray7_state_sel_and_18 && ray7_state_sel_eq_15) begin // bvh8IcCore.ts:1042
-        ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
+      if (undo_and_slot_2_eq_7) begin // bvh8IcCore.ts:1053
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip & slot_2_eq_7) begin // bvh8IcCore.ts:1052
+        if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray7_sp_eq_0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_2_and_pop_arbiter_chosen_eq_7) begin // bvh8IcCore.ts:1038
+        ray7_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1039
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_7 && ray7_state_eq_inverse) begin // bvh8IcCore.ts:1032
+        ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1036
       end
-      if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
-      end else if (ray7_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
-      end else if (ray7_state_sel_and_10) begin // bvh8IcCore.ts:1104
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray7_state_sel_and_12) begin // bvh8IcCore.ts:1091
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (ray0_state_sel_eq_28) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray7_state_sel_and_13) begin // bvh8IcCore.ts:1080
-        if (instance_ray_traceable_d14) ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
-        else if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-      end else if (ray7_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (park_and_tag_eq_7) begin // bvh8IcCore.ts:1102
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1109
+      end else if (undo_1_and_tag_eq_7) begin // bvh8IcCore.ts:1098
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1002
+      end else if (skip_1_and_tag_eq_7) begin // bvh8IcCore.ts:1094
+        if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray7_sp_eq_0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (valid_1_and_tag_eq_7_and_not_overflow) begin // bvh8IcCore.ts:1081
+        if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (pushedSp_eq_0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_7) begin // bvh8IcCore.ts:1070
+        if (instance_ray_traceable_d14) ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1078
+        else if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray7_sp_eq_0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+      end else if (s2Instance_and_s2Slot_eq_7 && masked) begin // bvh8IcCore.ts:1061
+        if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+        else if (ray7_sp_eq_0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
       end
-      if (f1Valid & f1Slot == 3'd7) begin // bvh8IcCore.ts:1187
-        ray7_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
-      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvh8IcCore.ts:1186
-        ray7_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
-      end else if (ray7_state_sel_and_2) begin // bvh8IcCore.ts:1181
-        ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
-      end else if (normal_slot_valid & normal_slot_index == 3'd7) begin // bvh8IcCore.ts:1180
-        ray7_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
-      end else if (fault_12) begin // bvh8IcCore.ts:1173
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
-      end else if (ray7_state_sel_eq_9 & ray7_state_sel_eq_10 & ray7_state_sel_not) begin // bvh8IcCore.ts:1171
-        if (done_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
-      end else if (added_and_7) begin // bvh8IcCore.ts:1152
-        if (primitive_decoder_range_stop) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
-        else if (anyHit_1) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
-      end else if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (commit) begin // bvh8IcCore.ts:817
-          if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
-        end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
-        end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
-          else if (ray7_saved_sp == 7'd0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
-          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      if (f1Valid & f1Slot == 3'd7) begin // bvh8IcCore.ts:1177
+        ray7_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1177
+      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvh8IcCore.ts:1176
+        ray7_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1176
+      end else if (normal_valid_d11_and_normal_slot_d11_eq_7) begin // bvh8IcCore.ts:1171
+        ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1174
+      end else if (normal_slot_valid & normal_slot_index == 3'd7) begin // bvh8IcCore.ts:1170
+        ray7_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1170
+      end else if (fault_12) begin // bvh8IcCore.ts:1163
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1168
+      end else if (ray7_state_eq_pairs & ray7_pending_eq_0 & not_ray7_unresolved) begin // bvh8IcCore.ts:1161
+        if (done_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1161
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1161
+      end else if (enqueue_and_primitive_slot_d3_eq_7) begin // bvh8IcCore.ts:1142
+        if (primitive_decoder_range_stop) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1133
+        else if (anyHit_1) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1138
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1138
+      end else if (resolve_slot_valid_and_resolve_slot_index_eq_7) begin // bvh8IcCore.ts:1113
+        if (commit) begin // bvh8IcCore.ts:807
+          if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray7_sp_eq_0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
+        end else if (giveBack) begin // bvh8IcCore.ts:806
+          ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1124
+        end else if (skip_2) begin // bvh8IcCore.ts:803
+          if (ray7_pending_ne_0) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:996
+          else if (ray7_saved_sp == 7'd0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:997
+          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:998
         end
       end
-      if (ray7_state_sel_and_17) begin // bvh8IcCore.ts:1048
-        ray7_fresh <= 1'd0; // bvh8IcCore.ts:1050
-        ray7_replay <= 1'd0; // bvh8IcCore.ts:1051
-        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1052
-      end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray7_fresh <= 1'd1; // bvh8IcCore.ts:1030
-        ray7_replay <= 1'd0; // bvh8IcCore.ts:1029
-        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1033
+      if (valid_2_and_pop_arbiter_chosen_eq_7) begin // bvh8IcCore.ts:1038
+        ray7_fresh <= 1'd0; // bvh8IcCore.ts:1040
+        ray7_replay <= 1'd0; // bvh8IcCore.ts:1041
+        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1042
+      end else if (accept_and_free_slot_index_eq_7) begin // bvh8IcCore.ts:1005
+        ray7_fresh <= 1'd1; // bvh8IcCore.ts:1020
+        ray7_replay <= 1'd0; // bvh8IcCore.ts:1019
+        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1023
       end
-      if (fault_12) begin // bvh8IcCore.ts:1173
-        ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
-        ray7_fault <= 1'd1; // bvh8IcCore.ts:1175
-        ray7_have_best <= 1'd0; // bvh8IcCore.ts:1176
-      end else begin // bvh8IcCore.ts:1173
-        if (added_and_7) ray7_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
-        else if (ray7_state_sel_and_19) ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
-        if (ray7_state_sel_and_19) ray7_fault <= 1'd0; // bvh8IcCore.ts:1023
-        if (ray7_have_best_sel_and) ray7_have_best <= 1'd1; // bvh8IcCore.ts:1158
-        else if (ray7_state_sel_and_19) ray7_have_best <= 1'd0; // bvh8IcCore.ts:1022
+      if (fault_12) begin // bvh8IcCore.ts:1163
+        ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1167
+        ray7_fault <= 1'd1; // bvh8IcCore.ts:1165
+        ray7_have_best <= 1'd0; // bvh8IcCore.ts:1166
+      end else begin // bvh8IcCore.ts:1163
+        if (enqueue_and_primitive_slot_d3_eq_7) ray7_in_leaf <= not_primitive_decoder_range_stop; // bvh8IcCore.ts:1129
+        else if (accept_and_free_slot_index_eq_7) ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1014
+        if (accept_and_free_slot_index_eq_7) ray7_fault <= 1'd0; // bvh8IcCore.ts:1013
+        if (better_and_out_eq_7) ray7_have_best <= 1'd1; // bvh8IcCore.ts:1148
+        else if (accept_and_free_slot_index_eq_7) ray7_have_best <= 1'd0; // bvh8IcCore.ts:1012
       end
-      if (leave & pair_queue_deq_bits_slot == 3'd7) ray7_queued <= 1'd0; // bvh8IcCore.ts:1151
-      else if (added_and_7) ray7_queued <= 1'd1; // bvh8IcCore.ts:1140
-      if (ray7_state_sel_eq_10) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
-      else if (ray7_state_sel_and_9) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray7_state_sel_and_15) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
-      else if (ray7_state_sel_and_19) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
-      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1124
-        if (giveBack) ray7_replay <= 1'd1; // bvh8IcCore.ts:1133
-      end else if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1112
-        ray7_unresolved <= 1'd1; // bvh8IcCore.ts:1113
-      end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
-        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1028
+      if (leave & pair_queue_deq_bits_slot == 3'd7) ray7_queued <= 1'd0; // bvh8IcCore.ts:1141
+      else if (enqueue_and_primitive_slot_d3_eq_7) ray7_queued <= 1'd1; // bvh8IcCore.ts:1130
+      if (ray7_pending_eq_0) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1146
+      else if (undo_1_and_tag_eq_7) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (undo_and_slot_2_eq_7) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1003
+      else if (accept_and_free_slot_index_eq_7) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1017
+      if (resolve_slot_valid_and_resolve_slot_index_eq_7) begin // bvh8IcCore.ts:1113
+        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1114
+        if (giveBack) ray7_replay <= 1'd1; // bvh8IcCore.ts:1123
+      end else if (park_and_tag_eq_7) begin // bvh8IcCore.ts:1102
+        ray7_unresolved <= 1'd1; // bvh8IcCore.ts:1103
+      end else if (accept_and_free_slot_index_eq_7) begin // bvh8IcCore.ts:1005
+        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1018
       end
-      if (ray7_state_sel_and_9) begin // bvh8IcCore.ts:1108
-        ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1109
-        ray7_sp <= ray7_sp_add; // bvh8IcCore.ts:1011
-      end else begin // bvh8IcCore.ts:1108
-        if (ray7_state_sel_and_10) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1105
-        else if (ray7_reads_sel_and) ray7_reads <= 6'd0; // bvh8IcCore.ts:1100
-        else if (ray7_parked_tnear_sel_and) ray7_reads <= ray7_reads + 6'd1; // bvh8IcCore.ts:1065
-        else if (ray7_state_sel_and_17 && leave_1) ray7_reads <= ray7_tlas_reads; // bvh8IcCore.ts:1059
-        if (ray7_state_sel_and_12) ray7_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
-        else if (ray7_state_sel_and_15) ray7_sp <= ray7_sp_add; // bvh8IcCore.ts:1011
-        else if (ray7_state_sel_and_17 && ~(ray7_fresh | ray7_in_leaf | ray7_replay | ray7_inst_again)) ray7_sp <= depth; // bvh8IcCore.ts:1053
+      if (undo_1_and_tag_eq_7) begin // bvh8IcCore.ts:1098
+        ray7_reads <= ray7_reads_minus_1; // bvh8IcCore.ts:1099
+        ray7_sp <= ray7_sp_plus_1; // bvh8IcCore.ts:1001
+      end else begin // bvh8IcCore.ts:1098
+        if (skip_1_and_tag_eq_7) ray7_reads <= ray7_reads_minus_1; // bvh8IcCore.ts:1095
+        else if (enter_and_tag_eq_7) ray7_reads <= 6'd0; // bvh8IcCore.ts:1090
+        else if (read_and_slot_2_eq_7) ray7_reads <= ray7_reads + 6'd1; // bvh8IcCore.ts:1055
+        else if (valid_2_and_pop_arbiter_chosen_eq_7 && leave_1) ray7_reads <= ray7_tlas_reads; // bvh8IcCore.ts:1049
+        if (valid_1_and_tag_eq_7_and_not_overflow) ray7_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1082
+        else if (undo_and_slot_2_eq_7) ray7_sp <= ray7_sp_plus_1; // bvh8IcCore.ts:1001
+        else if (valid_2_and_pop_arbiter_chosen_eq_7 && ~(ray7_fresh | ray7_in_leaf | ray7_replay | ray7_inst_again)) ray7_sp <= depth; // bvh8IcCore.ts:1043
       end
-      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1132
-        else if (skip_2) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1127
+      if (resolve_slot_valid_and_resolve_slot_index_eq_7) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray7_reads <= ray7_reads_minus_1; // bvh8IcCore.ts:1122
+        else if (skip_2) ray7_reads <= ray7_reads_minus_1; // bvh8IcCore.ts:1117
       end
-      if (ray7_state_sel_and_8 && parkPush) ray7_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
-      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
-        if (giveBack) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1131
-        else if (skip_2) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1126
+      if (park_and_tag_eq_7 && parkPush) ray7_sp <= pushedSp_bits_6_0; // bvh8IcCore.ts:1110
+      if (resolve_slot_valid_and_resolve_slot_index_eq_7) begin // bvh8IcCore.ts:1113
+        if (giveBack) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1121
+        else if (skip_2) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1116
       end
-      if (ray7_obb_valid_sel_and) ray7_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
-      else if (ray7_state_sel_and_19) ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
-      if (ray7_reads_sel_and) begin // bvh8IcCore.ts:1096
-        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
-        ray7_in_instance <= 1'd1; // bvh8IcCore.ts:1097
-      end else if (ray7_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
-        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
-        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1057
+      if (obb_back_valid_and_obb_back_slot_eq_7) ray7_obb_valid <= 1'd1; // bvh8IcCore.ts:1027
+      else if (accept_and_free_slot_index_eq_7) ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1021
+      if (enter_and_tag_eq_7) begin // bvh8IcCore.ts:1086
+        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1091
+        ray7_in_instance <= 1'd1; // bvh8IcCore.ts:1087
+      end else if (valid_2_and_pop_arbiter_chosen_eq_7 && leave_1) begin // bvh8IcCore.ts:1038
+        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1048
+        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1047
       end
-      if (ray7_state_sel_and_13 && instance_ray_traceable_d14) ray7_inst_again <= 1'd1; // bvh8IcCore.ts:1087
-      if (ray7_state_sel_and_2) ray7_object_normal <= 1'd0; // bvh8IcCore.ts:1183
-      else if (ray7_have_best_sel_and) ray7_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
-      if (pair_queue_deq_valid) pair_index <= leave ? 3'd0 : pair_index + 3'd1; // bvh8IcCore.ts:855
+      if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_7 && instance_ray_traceable_d14) ray7_inst_again <= 1'd1; // bvh8IcCore.ts:1077
+      if (normal_valid_d11_and_normal_slot_d11_eq_7) ray7_object_normal <= 1'd0; // bvh8IcCore.ts:1173
+      else if (better_and_out_eq_7) ray7_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1157
+      if (pair_queue_deq_valid) pair_index <= leave ? 3'd0 : pair_index + 3'd1; // bvh8IcCore.ts:845
     end
   end
 
   always_ff @(posedge clk) begin
-    if (added_and && !primitive_decoder_range_stop) ray0_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1112
-      ray0_saved_sp <= ray0_sp; // bvh8IcCore.ts:1114
-      ray0_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray0_parked_far <= far; // bvh8IcCore.ts:1116
-      ray0_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray0_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray0_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray0_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray0_parked_tnear_sel_and) ray0_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray0_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray0_tlas_reads <= ray0_reads; // bvh8IcCore.ts:1099
-      ray0_mark <= ray0_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
-      ray0_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray0_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray0_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray0_query <= ray_query; // bvh8IcCore.ts:1021
-      ray0_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray0_state_sel_and_27) begin // bvh8IcCore.ts:1042
-      ray0_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray0_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray0_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray0_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray0_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray0_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray0_state_sel_and_22 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray0_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray0_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray0_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray0_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray0_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray0_state_sel_and_23) begin // bvh8IcCore.ts:1071
-      ray0_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray0_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray0_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray0_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray0_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray0_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray0_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray0_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray0_best_u <= u; // bvh8IcCore.ts:1163
-      ray0_best_v <= v; // bvh8IcCore.ts:1164
-      ray0_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray0_best_linear <= ray0_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray0_state_sel_and_2) ray0_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray0_have_best_sel_and) ray0_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_1 && !primitive_decoder_range_stop) ray1_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray1_saved_sp <= ray1_sp; // bvh8IcCore.ts:1114
-      ray1_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray1_parked_far <= far; // bvh8IcCore.ts:1116
-      ray1_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray1_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray1_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray1_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray1_parked_tnear_sel_and) ray1_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray1_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray1_tlas_reads <= ray1_reads; // bvh8IcCore.ts:1099
-      ray1_mark <= ray1_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray1_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray1_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray1_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray1_query <= ray_query; // bvh8IcCore.ts:1021
-      ray1_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray1_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray1_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray1_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray1_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray1_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray1_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray1_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray1_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray1_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray1_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray1_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray1_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray1_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray1_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray1_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray1_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray1_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray1_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray1_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray1_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray1_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray1_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray1_best_u <= u; // bvh8IcCore.ts:1163
-      ray1_best_v <= v; // bvh8IcCore.ts:1164
-      ray1_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray1_best_linear <= ray1_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray1_state_sel_and_2) ray1_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray1_have_best_sel_and) ray1_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_2 && !primitive_decoder_range_stop) ray2_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray2_saved_sp <= ray2_sp; // bvh8IcCore.ts:1114
-      ray2_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray2_parked_far <= far; // bvh8IcCore.ts:1116
-      ray2_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray2_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray2_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray2_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray2_parked_tnear_sel_and) ray2_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray2_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray2_tlas_reads <= ray2_reads; // bvh8IcCore.ts:1099
-      ray2_mark <= ray2_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray2_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray2_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray2_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray2_query <= ray_query; // bvh8IcCore.ts:1021
-      ray2_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray2_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray2_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray2_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray2_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray2_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray2_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray2_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray2_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray2_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray2_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray2_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray2_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray2_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray2_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray2_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray2_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray2_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray2_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray2_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray2_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray2_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray2_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray2_best_u <= u; // bvh8IcCore.ts:1163
-      ray2_best_v <= v; // bvh8IcCore.ts:1164
-      ray2_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray2_best_linear <= ray2_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray2_state_sel_and_2) ray2_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray2_have_best_sel_and) ray2_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_3 && !primitive_decoder_range_stop) ray3_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray3_saved_sp <= ray3_sp; // bvh8IcCore.ts:1114
-      ray3_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray3_parked_far <= far; // bvh8IcCore.ts:1116
-      ray3_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray3_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray3_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray3_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray3_parked_tnear_sel_and) ray3_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray3_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray3_tlas_reads <= ray3_reads; // bvh8IcCore.ts:1099
-      ray3_mark <= ray3_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray3_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray3_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray3_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray3_query <= ray_query; // bvh8IcCore.ts:1021
-      ray3_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray3_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray3_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray3_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray3_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray3_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray3_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray3_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray3_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray3_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray3_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray3_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray3_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray3_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray3_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray3_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray3_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray3_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray3_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray3_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray3_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray3_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray3_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray3_best_u <= u; // bvh8IcCore.ts:1163
-      ray3_best_v <= v; // bvh8IcCore.ts:1164
-      ray3_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray3_best_linear <= ray3_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray3_state_sel_and_2) ray3_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray3_have_best_sel_and) ray3_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_4 && !primitive_decoder_range_stop) ray4_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray4_saved_sp <= ray4_sp; // bvh8IcCore.ts:1114
-      ray4_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray4_parked_far <= far; // bvh8IcCore.ts:1116
-      ray4_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray4_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray4_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray4_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray4_parked_tnear_sel_and) ray4_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray4_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray4_tlas_reads <= ray4_reads; // bvh8IcCore.ts:1099
-      ray4_mark <= ray4_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray4_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray4_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray4_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray4_query <= ray_query; // bvh8IcCore.ts:1021
-      ray4_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray4_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray4_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray4_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray4_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray4_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray4_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray4_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray4_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray4_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray4_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray4_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray4_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray4_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray4_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray4_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray4_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray4_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray4_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray4_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray4_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray4_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray4_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray4_best_u <= u; // bvh8IcCore.ts:1163
-      ray4_best_v <= v; // bvh8IcCore.ts:1164
-      ray4_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray4_best_linear <= ray4_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray4_state_sel_and_2) ray4_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray4_have_best_sel_and) ray4_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_5 && !primitive_decoder_range_stop) ray5_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray5_saved_sp <= ray5_sp; // bvh8IcCore.ts:1114
-      ray5_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray5_parked_far <= far; // bvh8IcCore.ts:1116
-      ray5_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray5_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray5_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray5_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray5_parked_tnear_sel_and) ray5_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray5_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray5_tlas_reads <= ray5_reads; // bvh8IcCore.ts:1099
-      ray5_mark <= ray5_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray5_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray5_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray5_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray5_query <= ray_query; // bvh8IcCore.ts:1021
-      ray5_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray5_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray5_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray5_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray5_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray5_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray5_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray5_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray5_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray5_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray5_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray5_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray5_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray5_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray5_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray5_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray5_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray5_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray5_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray5_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray5_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray5_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray5_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray5_best_u <= u; // bvh8IcCore.ts:1163
-      ray5_best_v <= v; // bvh8IcCore.ts:1164
-      ray5_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray5_best_linear <= ray5_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray5_state_sel_and_2) ray5_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray5_have_best_sel_and) ray5_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_6 && !primitive_decoder_range_stop) ray6_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray6_saved_sp <= ray6_sp; // bvh8IcCore.ts:1114
-      ray6_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray6_parked_far <= far; // bvh8IcCore.ts:1116
-      ray6_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray6_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray6_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray6_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray6_parked_tnear_sel_and) ray6_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray6_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray6_tlas_reads <= ray6_reads; // bvh8IcCore.ts:1099
-      ray6_mark <= ray6_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray6_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray6_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray6_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray6_query <= ray_query; // bvh8IcCore.ts:1021
-      ray6_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray6_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray6_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray6_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray6_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray6_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray6_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray6_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray6_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray6_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray6_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray6_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray6_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray6_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray6_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray6_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray6_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray6_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray6_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray6_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray6_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray6_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray6_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray6_best_u <= u; // bvh8IcCore.ts:1163
-      ray6_best_v <= v; // bvh8IcCore.ts:1164
-      ray6_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray6_best_linear <= ray6_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray6_state_sel_and_2) ray6_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray6_have_best_sel_and) ray6_best_normal <= normal_1; // bvh8IcCore.ts:1162
-    if (added_and_7 && !primitive_decoder_range_stop) ray7_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
-    if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1112
-      ray7_saved_sp <= ray7_sp; // bvh8IcCore.ts:1114
-      ray7_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
-      ray7_parked_far <= far; // bvh8IcCore.ts:1116
-      ray7_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
-      ray7_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
-    end else if (ray7_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
-      ray7_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
-    end
-    if (ray7_parked_tnear_sel_and) ray7_parked_index <= index_1; // bvh8IcCore.ts:1066
-    if (ray7_reads_sel_and) begin // bvh8IcCore.ts:1096
-      ray7_tlas_reads <= ray7_reads; // bvh8IcCore.ts:1099
-      ray7_mark <= ray7_sp; // bvh8IcCore.ts:1098
-    end
-    if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
-      ray7_origin <= ray_origin; // bvh8IcCore.ts:1017
-      ray7_direction <= ray_direction; // bvh8IcCore.ts:1018
-      ray7_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
-      ray7_query <= ray_query; // bvh8IcCore.ts:1021
-      ray7_thread <= ray_thread; // bvh8IcCore.ts:1020
-    end
-    if (ray7_state_sel_and_18) begin // bvh8IcCore.ts:1042
-      ray7_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
-      ray7_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
-    end
-    if (ray7_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
-      ray7_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
-      ray7_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
-      ray7_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
-    end
-    if (ray7_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
-      ray7_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
-      ray7_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
-      ray7_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
-      ray7_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
-      ray7_obj_shear <= shear; // bvh8IcCore.ts:1086
-    end
-    if (ray7_state_sel_and_14) begin // bvh8IcCore.ts:1071
-      ray7_inst_linear <= linear; // bvh8IcCore.ts:1072
-      ray7_inst_user <= userData; // bvh8IcCore.ts:1073
-      ray7_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
-      ray7_inst_root <= root; // bvh8IcCore.ts:1075
-    end
-    if (ray7_have_best_sel_and) begin // bvh8IcCore.ts:1157
-      ray7_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
-      ray7_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
-      ray7_best_shader <= shader; // bvh8IcCore.ts:1161
-      ray7_best_u <= u; // bvh8IcCore.ts:1163
-      ray7_best_v <= v; // bvh8IcCore.ts:1164
-      ray7_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
-      ray7_best_linear <= ray7_inst_linear; // bvh8IcCore.ts:1166
-    end
-    if (ray7_state_sel_and_2) ray7_best_normal <= normal; // bvh8IcCore.ts:1182
-    else if (ray7_have_best_sel_and) ray7_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (enqueue_and_primitive_slot_d3_eq_0 && !primitive_decoder_range_stop) ray0_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_0) begin // bvh8IcCore.ts:1102
+      ray0_saved_sp <= ray0_sp; // bvh8IcCore.ts:1104
+      ray0_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray0_parked_far <= far; // bvh8IcCore.ts:1106
+      ray0_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray0_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_0 && instance_) begin // bvh8IcCore.ts:1054
+      ray0_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_0) ray0_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_0) begin // bvh8IcCore.ts:1086
+      ray0_tlas_reads <= ray0_reads; // bvh8IcCore.ts:1089
+      ray0_mark <= ray0_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_0) begin // bvh8IcCore.ts:1005
+      ray0_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray0_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray0_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray0_query <= ray_query; // bvh8IcCore.ts:1011
+      ray0_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_0) begin // bvh8IcCore.ts:1032
+      ray0_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray0_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_0) begin // bvh8IcCore.ts:1026
+      ray0_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray0_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray0_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_0 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray0_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray0_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray0_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray0_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray0_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_0) begin // bvh8IcCore.ts:1061
+      ray0_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray0_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray0_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray0_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_0) begin // bvh8IcCore.ts:1147
+      ray0_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray0_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray0_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray0_best_u <= u; // bvh8IcCore.ts:1153
+      ray0_best_v <= v; // bvh8IcCore.ts:1154
+      ray0_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray0_best_linear <= ray0_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_0) ray0_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_0) ray0_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_1 && !primitive_decoder_range_stop) ray1_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_1) begin // bvh8IcCore.ts:1102
+      ray1_saved_sp <= ray1_sp; // bvh8IcCore.ts:1104
+      ray1_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray1_parked_far <= far; // bvh8IcCore.ts:1106
+      ray1_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray1_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_1 && instance_) begin // bvh8IcCore.ts:1054
+      ray1_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_1) ray1_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_1) begin // bvh8IcCore.ts:1086
+      ray1_tlas_reads <= ray1_reads; // bvh8IcCore.ts:1089
+      ray1_mark <= ray1_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_1) begin // bvh8IcCore.ts:1005
+      ray1_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray1_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray1_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray1_query <= ray_query; // bvh8IcCore.ts:1011
+      ray1_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_1) begin // bvh8IcCore.ts:1032
+      ray1_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray1_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_1) begin // bvh8IcCore.ts:1026
+      ray1_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray1_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray1_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_1 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray1_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray1_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray1_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray1_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray1_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_1) begin // bvh8IcCore.ts:1061
+      ray1_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray1_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray1_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray1_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_1) begin // bvh8IcCore.ts:1147
+      ray1_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray1_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray1_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray1_best_u <= u; // bvh8IcCore.ts:1153
+      ray1_best_v <= v; // bvh8IcCore.ts:1154
+      ray1_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray1_best_linear <= ray1_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_1) ray1_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_1) ray1_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_2 && !primitive_decoder_range_stop) ray2_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_2) begin // bvh8IcCore.ts:1102
+      ray2_saved_sp <= ray2_sp; // bvh8IcCore.ts:1104
+      ray2_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray2_parked_far <= far; // bvh8IcCore.ts:1106
+      ray2_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray2_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_2 && instance_) begin // bvh8IcCore.ts:1054
+      ray2_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_2) ray2_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_2) begin // bvh8IcCore.ts:1086
+      ray2_tlas_reads <= ray2_reads; // bvh8IcCore.ts:1089
+      ray2_mark <= ray2_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_2) begin // bvh8IcCore.ts:1005
+      ray2_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray2_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray2_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray2_query <= ray_query; // bvh8IcCore.ts:1011
+      ray2_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_2) begin // bvh8IcCore.ts:1032
+      ray2_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray2_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_2) begin // bvh8IcCore.ts:1026
+      ray2_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray2_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray2_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_2 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray2_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray2_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray2_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray2_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray2_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_2) begin // bvh8IcCore.ts:1061
+      ray2_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray2_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray2_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray2_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_2) begin // bvh8IcCore.ts:1147
+      ray2_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray2_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray2_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray2_best_u <= u; // bvh8IcCore.ts:1153
+      ray2_best_v <= v; // bvh8IcCore.ts:1154
+      ray2_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray2_best_linear <= ray2_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_2) ray2_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_2) ray2_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_3 && !primitive_decoder_range_stop) ray3_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_3) begin // bvh8IcCore.ts:1102
+      ray3_saved_sp <= ray3_sp; // bvh8IcCore.ts:1104
+      ray3_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray3_parked_far <= far; // bvh8IcCore.ts:1106
+      ray3_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray3_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_3 && instance_) begin // bvh8IcCore.ts:1054
+      ray3_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_3) ray3_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_3) begin // bvh8IcCore.ts:1086
+      ray3_tlas_reads <= ray3_reads; // bvh8IcCore.ts:1089
+      ray3_mark <= ray3_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_3) begin // bvh8IcCore.ts:1005
+      ray3_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray3_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray3_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray3_query <= ray_query; // bvh8IcCore.ts:1011
+      ray3_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_3) begin // bvh8IcCore.ts:1032
+      ray3_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray3_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_3) begin // bvh8IcCore.ts:1026
+      ray3_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray3_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray3_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_3 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray3_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray3_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray3_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray3_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray3_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_3) begin // bvh8IcCore.ts:1061
+      ray3_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray3_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray3_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray3_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_3) begin // bvh8IcCore.ts:1147
+      ray3_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray3_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray3_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray3_best_u <= u; // bvh8IcCore.ts:1153
+      ray3_best_v <= v; // bvh8IcCore.ts:1154
+      ray3_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray3_best_linear <= ray3_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_3) ray3_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_3) ray3_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_4 && !primitive_decoder_range_stop) ray4_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_4) begin // bvh8IcCore.ts:1102
+      ray4_saved_sp <= ray4_sp; // bvh8IcCore.ts:1104
+      ray4_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray4_parked_far <= far; // bvh8IcCore.ts:1106
+      ray4_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray4_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_4 && instance_) begin // bvh8IcCore.ts:1054
+      ray4_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_4) ray4_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_4) begin // bvh8IcCore.ts:1086
+      ray4_tlas_reads <= ray4_reads; // bvh8IcCore.ts:1089
+      ray4_mark <= ray4_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_4) begin // bvh8IcCore.ts:1005
+      ray4_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray4_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray4_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray4_query <= ray_query; // bvh8IcCore.ts:1011
+      ray4_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_4) begin // bvh8IcCore.ts:1032
+      ray4_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray4_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_4) begin // bvh8IcCore.ts:1026
+      ray4_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray4_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray4_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_4 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray4_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray4_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray4_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray4_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray4_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_4) begin // bvh8IcCore.ts:1061
+      ray4_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray4_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray4_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray4_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_4) begin // bvh8IcCore.ts:1147
+      ray4_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray4_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray4_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray4_best_u <= u; // bvh8IcCore.ts:1153
+      ray4_best_v <= v; // bvh8IcCore.ts:1154
+      ray4_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray4_best_linear <= ray4_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_4) ray4_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_4) ray4_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_5 && !primitive_decoder_range_stop) ray5_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_5) begin // bvh8IcCore.ts:1102
+      ray5_saved_sp <= ray5_sp; // bvh8IcCore.ts:1104
+      ray5_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray5_parked_far <= far; // bvh8IcCore.ts:1106
+      ray5_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray5_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_5 && instance_) begin // bvh8IcCore.ts:1054
+      ray5_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_5) ray5_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_5) begin // bvh8IcCore.ts:1086
+      ray5_tlas_reads <= ray5_reads; // bvh8IcCore.ts:1089
+      ray5_mark <= ray5_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_5) begin // bvh8IcCore.ts:1005
+      ray5_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray5_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray5_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray5_query <= ray_query; // bvh8IcCore.ts:1011
+      ray5_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_5) begin // bvh8IcCore.ts:1032
+      ray5_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray5_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_5) begin // bvh8IcCore.ts:1026
+      ray5_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray5_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray5_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_5 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray5_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray5_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray5_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray5_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray5_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_5) begin // bvh8IcCore.ts:1061
+      ray5_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray5_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray5_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray5_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_5) begin // bvh8IcCore.ts:1147
+      ray5_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray5_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray5_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray5_best_u <= u; // bvh8IcCore.ts:1153
+      ray5_best_v <= v; // bvh8IcCore.ts:1154
+      ray5_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray5_best_linear <= ray5_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_5) ray5_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_5) ray5_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_6 && !primitive_decoder_range_stop) ray6_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_6) begin // bvh8IcCore.ts:1102
+      ray6_saved_sp <= ray6_sp; // bvh8IcCore.ts:1104
+      ray6_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray6_parked_far <= far; // bvh8IcCore.ts:1106
+      ray6_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray6_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_6 && instance_) begin // bvh8IcCore.ts:1054
+      ray6_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_6) ray6_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_6) begin // bvh8IcCore.ts:1086
+      ray6_tlas_reads <= ray6_reads; // bvh8IcCore.ts:1089
+      ray6_mark <= ray6_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_6) begin // bvh8IcCore.ts:1005
+      ray6_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray6_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray6_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray6_query <= ray_query; // bvh8IcCore.ts:1011
+      ray6_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_6) begin // bvh8IcCore.ts:1032
+      ray6_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray6_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_6) begin // bvh8IcCore.ts:1026
+      ray6_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray6_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray6_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_6 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray6_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray6_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray6_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray6_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray6_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_6) begin // bvh8IcCore.ts:1061
+      ray6_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray6_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray6_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray6_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_6) begin // bvh8IcCore.ts:1147
+      ray6_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray6_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray6_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray6_best_u <= u; // bvh8IcCore.ts:1153
+      ray6_best_v <= v; // bvh8IcCore.ts:1154
+      ray6_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray6_best_linear <= ray6_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_6) ray6_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_6) ray6_best_normal <= normal_1; // bvh8IcCore.ts:1152
+    if (enqueue_and_primitive_slot_d3_eq_7 && !primitive_decoder_range_stop) ray7_leaf_next <= primitive_index_d3_plus_1; // bvh8IcCore.ts:1136
+    if (park_and_tag_eq_7) begin // bvh8IcCore.ts:1102
+      ray7_saved_sp <= ray7_sp; // bvh8IcCore.ts:1104
+      ray7_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1105
+      ray7_parked_far <= far; // bvh8IcCore.ts:1106
+      ray7_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1107
+      ray7_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1108
+    end else if (read_and_slot_2_eq_7 && instance_) begin // bvh8IcCore.ts:1054
+      ray7_parked_tnear <= tnear_2; // bvh8IcCore.ts:1058
+    end
+    if (read_and_slot_2_eq_7) ray7_parked_index <= index_1; // bvh8IcCore.ts:1056
+    if (enter_and_tag_eq_7) begin // bvh8IcCore.ts:1086
+      ray7_tlas_reads <= ray7_reads; // bvh8IcCore.ts:1089
+      ray7_mark <= ray7_sp; // bvh8IcCore.ts:1088
+    end
+    if (accept_and_free_slot_index_eq_7) begin // bvh8IcCore.ts:1005
+      ray7_origin <= ray_origin; // bvh8IcCore.ts:1007
+      ray7_direction <= ray_direction; // bvh8IcCore.ts:1008
+      ray7_axes <= axesZ_if_zWins_else_axesY_if_yWins_else_axesX; // bvh8IcCore.ts:1009
+      ray7_query <= ray_query; // bvh8IcCore.ts:1011
+      ray7_thread <= ray_thread; // bvh8IcCore.ts:1010
+    end
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_7) begin // bvh8IcCore.ts:1032
+      ray7_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1033
+      ray7_shear <= ray0_shear_concat; // bvh8IcCore.ts:1034
+    end
+    if (obb_back_valid_and_obb_back_slot_eq_7) begin // bvh8IcCore.ts:1026
+      ray7_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1028
+      ray7_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1029
+      ray7_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1030
+    end
+    if (instance_ray_valid_d14_and_instance_ray_slot_d14_eq_7 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1070
+      ray7_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1072
+      ray7_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1073
+      ray7_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1074
+      ray7_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1075
+      ray7_obj_shear <= shear; // bvh8IcCore.ts:1076
+    end
+    if (s2Instance_and_s2Slot_eq_7) begin // bvh8IcCore.ts:1061
+      ray7_inst_linear <= linear; // bvh8IcCore.ts:1062
+      ray7_inst_user <= userData; // bvh8IcCore.ts:1063
+      ray7_inst_shader <= node_resp_bits_479_448; // bvh8IcCore.ts:1064
+      ray7_inst_root <= root; // bvh8IcCore.ts:1065
+    end
+    if (better_and_out_eq_7) begin // bvh8IcCore.ts:1147
+      ray7_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1149
+      ray7_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1150
+      ray7_best_shader <= shader; // bvh8IcCore.ts:1151
+      ray7_best_u <= u; // bvh8IcCore.ts:1153
+      ray7_best_v <= v; // bvh8IcCore.ts:1154
+      ray7_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1155
+      ray7_best_linear <= ray7_inst_linear; // bvh8IcCore.ts:1156
+    end
+    if (normal_valid_d11_and_normal_slot_d11_eq_7) ray7_best_normal <= normal; // bvh8IcCore.ts:1172
+    else if (better_and_out_eq_7) ray7_best_normal <= normal_1; // bvh8IcCore.ts:1152
     inverse_slot_d1 <= free_slot_index; // rayIntake.ts:53
     inverse_slot_d2 <= inverse_slot_d1; // rayIntake.ts:53
     inverse_slot_d3 <= inverse_slot_d2; // rayIntake.ts:53
@@ -5559,44 +5565,44 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     inverse_slot_d12 <= inverse_slot_d11; // rayIntake.ts:53
     inverse_slot_d13 <= inverse_slot_d12; // rayIntake.ts:53
     inverse_slot_d14 <= inverse_slot_d13; // rayIntake.ts:53
-    slot <= obb_back_slot; // bvh8IcCore.ts:436
-    slot_1 <= pop_arbiter_chosen; // bvh8IcCore.ts:436
-    fresh <= ray0_reads_sel_mux_6; // bvh8IcCore.ts:437
-    inLeaf <= ray0_reads_sel_mux_13; // bvh8IcCore.ts:438
-    replay <= ray0_reads_sel_mux_20; // bvh8IcCore.ts:439
-    second <= ray0_reads_sel_mux_27; // bvh8IcCore.ts:440
-    bank <= depth[2:0]; // bvh8IcCore.ts:441
-    againIndex <= obb_back_index; // bvh8IcCore.ts:465
-    tnear <= obb_back_tnear; // bvh8IcCore.ts:479
-    s2Slot <= slot_2; // bvh8IcCore.ts:529
-    s2Index <= index_1; // bvh8IcCore.ts:530
-    s2Tnear <= tnear_2; // bvh8IcCore.ts:531
-    box_instance_d1 <= s2InstanceBoxes; // bvh8IcCore.ts:539
-    box_instance_d2 <= box_instance_d1; // bvh8IcCore.ts:539
-    box_instance_d3 <= box_instance_d2; // bvh8IcCore.ts:539
-    box_instance_d4 <= box_instance_d3; // bvh8IcCore.ts:539
-    box_slot_d1 <= s2Slot; // bvh8IcCore.ts:546
-    box_slot_d2 <= box_slot_d1; // bvh8IcCore.ts:546
-    box_slot_d3 <= box_slot_d2; // bvh8IcCore.ts:546
-    box_slot_d4 <= box_slot_d3; // bvh8IcCore.ts:546
-    box_tnear_d1 <= s2Tnear; // bvh8IcCore.ts:556
-    box_tnear_d2 <= box_tnear_d1; // bvh8IcCore.ts:556
-    box_tnear_d3 <= box_tnear_d2; // bvh8IcCore.ts:556
-    box_tnear_d4 <= box_tnear_d3; // bvh8IcCore.ts:556
-    box_index_d1 <= s2Index; // bvh8IcCore.ts:557
-    box_index_d2 <= box_index_d1; // bvh8IcCore.ts:557
-    box_index_d3 <= box_index_d2; // bvh8IcCore.ts:557
-    box_index_d4 <= box_index_d3; // bvh8IcCore.ts:557
-    box_lower_d1 <= fmax_box_lower_result; // bvh8IcCore.ts:561
-    box_lower_d2 <= box_lower_d1; // bvh8IcCore.ts:561
-    box_lower_d3 <= box_lower_d2; // bvh8IcCore.ts:561
-    box_lower_d4 <= box_lower_d3; // bvh8IcCore.ts:561
-    primitive_slot_d1 <= s2Slot; // bvh8IcCore.ts:565
-    primitive_slot_d2 <= primitive_slot_d1; // bvh8IcCore.ts:565
-    primitive_slot_d3 <= primitive_slot_d2; // bvh8IcCore.ts:565
-    primitive_index_d1 <= s2Index; // bvh8IcCore.ts:565
-    primitive_index_d2 <= primitive_index_d1; // bvh8IcCore.ts:565
-    primitive_index_d3 <= primitive_index_d2; // bvh8IcCore.ts:565
+    slot <= obb_back_slot; // bvh8IcCore.ts:426
+    slot_1 <= pop_arbiter_chosen; // bvh8IcCore.ts:426
+    fresh <= ray0_reads_sel_mux_6; // bvh8IcCore.ts:427
+    inLeaf <= ray0_reads_sel_mux_13; // bvh8IcCore.ts:428
+    replay <= ray0_reads_sel_mux_20; // bvh8IcCore.ts:429
+    second <= ray0_reads_sel_mux_27; // bvh8IcCore.ts:430
+    bank <= depth[2:0]; // bvh8IcCore.ts:431
+    againIndex <= obb_back_index; // bvh8IcCore.ts:455
+    tnear <= obb_back_tnear; // bvh8IcCore.ts:469
+    s2Slot <= slot_2; // bvh8IcCore.ts:519
+    s2Index <= index_1; // bvh8IcCore.ts:520
+    s2Tnear <= tnear_2; // bvh8IcCore.ts:521
+    box_instance_d1 <= s2InstanceBoxes; // bvh8IcCore.ts:529
+    box_instance_d2 <= box_instance_d1; // bvh8IcCore.ts:529
+    box_instance_d3 <= box_instance_d2; // bvh8IcCore.ts:529
+    box_instance_d4 <= box_instance_d3; // bvh8IcCore.ts:529
+    box_slot_d1 <= s2Slot; // bvh8IcCore.ts:536
+    box_slot_d2 <= box_slot_d1; // bvh8IcCore.ts:536
+    box_slot_d3 <= box_slot_d2; // bvh8IcCore.ts:536
+    box_slot_d4 <= box_slot_d3; // bvh8IcCore.ts:536
+    box_tnear_d1 <= s2Tnear; // bvh8IcCore.ts:546
+    box_tnear_d2 <= box_tnear_d1; // bvh8IcCore.ts:546
+    box_tnear_d3 <= box_tnear_d2; // bvh8IcCore.ts:546
+    box_tnear_d4 <= box_tnear_d3; // bvh8IcCore.ts:546
+    box_index_d1 <= s2Index; // bvh8IcCore.ts:547
+    box_index_d2 <= box_index_d1; // bvh8IcCore.ts:547
+    box_index_d3 <= box_index_d2; // bvh8IcCore.ts:547
+    box_index_d4 <= box_index_d3; // bvh8IcCore.ts:547
+    box_lower_d1 <= fmax_box_lower_result; // bvh8IcCore.ts:551
+    box_lower_d2 <= box_lower_d1; // bvh8IcCore.ts:551
+    box_lower_d3 <= box_lower_d2; // bvh8IcCore.ts:551
+    box_lower_d4 <= box_lower_d3; // bvh8IcCore.ts:551
+    primitive_slot_d1 <= s2Slot; // bvh8IcCore.ts:555
+    primitive_slot_d2 <= primitive_slot_d1; // bvh8IcCore.ts:555
+    primitive_slot_d3 <= primitive_slot_d2; // bvh8IcCore.ts:555
+    primitive_index_d1 <= s2Index; // bvh8IcCore.ts:555
+    primitive_index_d2 <= primitive_index_d1; // bvh8IcCore.ts:555
+    primitive_index_d3 <= primitive_index_d2; // bvh8IcCore.ts:555
     instance_ray_slot_d1 <= ray_transform_out_tag; // instancePath.ts:96
     instance_ray_slot_d2 <= instance_ray_slot_d1; // instancePath.ts:96
     instance_ray_slot_d3 <= instance_ray_slot_d2; // instancePath.ts:96
@@ -5667,7 +5673,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     instance_ray_inv_d12 <= instance_ray_inv_d11; // instancePath.ts:96
     instance_ray_inv_d13 <= instance_ray_inv_d12; // instancePath.ts:96
     instance_ray_inv_d14 <= instance_ray_inv_d13; // instancePath.ts:96
-    instance_ray_axes_d1 <= instance_shear_x_a_mux_1; // instancePath.ts:96
+    instance_ray_axes_d1 <= axesZ_1_if_zWins_1_else_axesY_1_if_yWins_1_else_axesX_1; // instancePath.ts:96
     instance_ray_axes_d2 <= instance_ray_axes_d1; // instancePath.ts:96
     instance_ray_axes_d3 <= instance_ray_axes_d2; // instancePath.ts:96
     instance_ray_axes_d4 <= instance_ray_axes_d3; // instancePath.ts:96
@@ -5681,134 +5687,134 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     instance_ray_axes_d12 <= instance_ray_axes_d11; // instancePath.ts:96
     instance_ray_axes_d13 <= instance_ray_axes_d12; // instancePath.ts:96
     instance_ray_axes_d14 <= instance_ray_axes_d13; // instancePath.ts:96
-    box_fault_d1 <= boxFault; // bvh8IcCore.ts:691
-    box_fault_d2 <= box_fault_d1; // bvh8IcCore.ts:691
-    box_fault_d3 <= box_fault_d2; // bvh8IcCore.ts:691
-    box_fault_d4 <= box_fault_d3; // bvh8IcCore.ts:691
-    box_fault_d5 <= box_fault_d4; // bvh8IcCore.ts:691
-    box_fault_d6 <= box_fault_d5; // bvh8IcCore.ts:691
-    box_fault_d7 <= box_fault_d6; // bvh8IcCore.ts:691
-    box_fault_d8 <= box_fault_d7; // bvh8IcCore.ts:691
-    box_fault_d9 <= box_fault_d8; // bvh8IcCore.ts:691
-    box_fault_d10 <= box_fault_d9; // bvh8IcCore.ts:691
-    box_fault_d11 <= box_fault_d10; // bvh8IcCore.ts:691
-    box_fault_d12 <= box_fault_d11; // bvh8IcCore.ts:691
-    box_fault_d13 <= box_fault_d12; // bvh8IcCore.ts:691
-    box_fault_d14 <= box_fault_d13; // bvh8IcCore.ts:691
-    box_fault_d15 <= box_fault_d14; // bvh8IcCore.ts:691
-    box_fault_d16 <= box_fault_d15; // bvh8IcCore.ts:691
-    box_fault_d17 <= box_fault_d16; // bvh8IcCore.ts:691
-    box_fault_d18 <= box_fault_d17; // bvh8IcCore.ts:691
-    box_fault_d19 <= box_fault_d18; // bvh8IcCore.ts:691
-    box_fault_d20 <= box_fault_d19; // bvh8IcCore.ts:691
-    box_fault_d21 <= box_fault_d20; // bvh8IcCore.ts:691
-    box_fault_d22 <= box_fault_d21; // bvh8IcCore.ts:691
-    box_fault_d23 <= box_fault_d22; // bvh8IcCore.ts:691
-    box_entry_tnear_d1 <= box_tnear_d4; // bvh8IcCore.ts:692
-    box_entry_tnear_d2 <= box_entry_tnear_d1; // bvh8IcCore.ts:692
-    box_entry_tnear_d3 <= box_entry_tnear_d2; // bvh8IcCore.ts:692
-    box_entry_tnear_d4 <= box_entry_tnear_d3; // bvh8IcCore.ts:692
-    box_entry_tnear_d5 <= box_entry_tnear_d4; // bvh8IcCore.ts:692
-    box_entry_tnear_d6 <= box_entry_tnear_d5; // bvh8IcCore.ts:692
-    box_entry_tnear_d7 <= box_entry_tnear_d6; // bvh8IcCore.ts:692
-    box_entry_tnear_d8 <= box_entry_tnear_d7; // bvh8IcCore.ts:692
-    box_entry_tnear_d9 <= box_entry_tnear_d8; // bvh8IcCore.ts:692
-    box_entry_tnear_d10 <= box_entry_tnear_d9; // bvh8IcCore.ts:692
-    box_entry_tnear_d11 <= box_entry_tnear_d10; // bvh8IcCore.ts:692
-    box_entry_tnear_d12 <= box_entry_tnear_d11; // bvh8IcCore.ts:692
-    box_entry_tnear_d13 <= box_entry_tnear_d12; // bvh8IcCore.ts:692
-    box_entry_tnear_d14 <= box_entry_tnear_d13; // bvh8IcCore.ts:692
-    box_entry_tnear_d15 <= box_entry_tnear_d14; // bvh8IcCore.ts:692
-    box_entry_tnear_d16 <= box_entry_tnear_d15; // bvh8IcCore.ts:692
-    box_entry_tnear_d17 <= box_entry_tnear_d16; // bvh8IcCore.ts:692
-    box_entry_tnear_d18 <= box_entry_tnear_d17; // bvh8IcCore.ts:692
-    box_entry_tnear_d19 <= box_entry_tnear_d18; // bvh8IcCore.ts:692
-    box_entry_tnear_d20 <= box_entry_tnear_d19; // bvh8IcCore.ts:692
-    box_entry_tnear_d21 <= box_entry_tnear_d20; // bvh8IcCore.ts:692
-    box_entry_tnear_d22 <= box_entry_tnear_d21; // bvh8IcCore.ts:692
-    box_entry_tnear_d23 <= box_entry_tnear_d22; // bvh8IcCore.ts:692
-    box_child_valid_d1 <= childValid; // bvh8IcCore.ts:693
-    box_child_valid_d2 <= box_child_valid_d1; // bvh8IcCore.ts:693
-    box_child_valid_d3 <= box_child_valid_d2; // bvh8IcCore.ts:693
-    box_child_valid_d4 <= box_child_valid_d3; // bvh8IcCore.ts:693
-    box_child_valid_d5 <= box_child_valid_d4; // bvh8IcCore.ts:693
-    box_child_valid_d6 <= box_child_valid_d5; // bvh8IcCore.ts:693
-    box_child_valid_d7 <= box_child_valid_d6; // bvh8IcCore.ts:693
-    box_child_valid_d8 <= box_child_valid_d7; // bvh8IcCore.ts:693
-    box_child_valid_d9 <= box_child_valid_d8; // bvh8IcCore.ts:693
-    box_child_valid_d10 <= box_child_valid_d9; // bvh8IcCore.ts:693
-    box_child_valid_d11 <= box_child_valid_d10; // bvh8IcCore.ts:693
-    box_child_valid_d12 <= box_child_valid_d11; // bvh8IcCore.ts:693
-    box_child_valid_d13 <= box_child_valid_d12; // bvh8IcCore.ts:693
-    box_child_valid_d14 <= box_child_valid_d13; // bvh8IcCore.ts:693
-    box_child_valid_d15 <= box_child_valid_d14; // bvh8IcCore.ts:693
-    box_child_valid_d16 <= box_child_valid_d15; // bvh8IcCore.ts:693
-    box_child_valid_d17 <= box_child_valid_d16; // bvh8IcCore.ts:693
-    box_child_valid_d18 <= box_child_valid_d17; // bvh8IcCore.ts:693
-    box_child_valid_d19 <= box_child_valid_d18; // bvh8IcCore.ts:693
-    box_child_valid_d20 <= box_child_valid_d19; // bvh8IcCore.ts:693
-    box_child_valid_d21 <= box_child_valid_d20; // bvh8IcCore.ts:693
-    box_child_valid_d22 <= box_child_valid_d21; // bvh8IcCore.ts:693
-    box_child_valid_d23 <= box_child_valid_d22; // bvh8IcCore.ts:693
-    box_instance_pass_d1 <= box_instance_d4; // bvh8IcCore.ts:694
-    box_instance_pass_d2 <= box_instance_pass_d1; // bvh8IcCore.ts:694
-    box_instance_pass_d3 <= box_instance_pass_d2; // bvh8IcCore.ts:694
-    box_instance_pass_d4 <= box_instance_pass_d3; // bvh8IcCore.ts:694
-    box_instance_pass_d5 <= box_instance_pass_d4; // bvh8IcCore.ts:694
-    box_instance_pass_d6 <= box_instance_pass_d5; // bvh8IcCore.ts:694
-    box_instance_pass_d7 <= box_instance_pass_d6; // bvh8IcCore.ts:694
-    box_instance_pass_d8 <= box_instance_pass_d7; // bvh8IcCore.ts:694
-    box_instance_pass_d9 <= box_instance_pass_d8; // bvh8IcCore.ts:694
-    box_instance_pass_d10 <= box_instance_pass_d9; // bvh8IcCore.ts:694
-    box_instance_pass_d11 <= box_instance_pass_d10; // bvh8IcCore.ts:694
-    box_instance_pass_d12 <= box_instance_pass_d11; // bvh8IcCore.ts:694
-    box_instance_pass_d13 <= box_instance_pass_d12; // bvh8IcCore.ts:694
-    box_instance_pass_d14 <= box_instance_pass_d13; // bvh8IcCore.ts:694
-    box_instance_pass_d15 <= box_instance_pass_d14; // bvh8IcCore.ts:694
-    box_instance_pass_d16 <= box_instance_pass_d15; // bvh8IcCore.ts:694
-    box_instance_pass_d17 <= box_instance_pass_d16; // bvh8IcCore.ts:694
-    box_instance_pass_d18 <= box_instance_pass_d17; // bvh8IcCore.ts:694
-    box_instance_pass_d19 <= box_instance_pass_d18; // bvh8IcCore.ts:694
-    box_instance_pass_d20 <= box_instance_pass_d19; // bvh8IcCore.ts:694
-    box_instance_pass_d21 <= box_instance_pass_d20; // bvh8IcCore.ts:694
-    box_instance_pass_d22 <= box_instance_pass_d21; // bvh8IcCore.ts:694
-    box_instance_pass_d23 <= box_instance_pass_d22; // bvh8IcCore.ts:694
-    settle_slot_d1 <= box_slot_d4; // bvh8IcCore.ts:695
-    settle_slot_d2 <= settle_slot_d1; // bvh8IcCore.ts:695
-    settle_slot_d3 <= settle_slot_d2; // bvh8IcCore.ts:695
-    settle_slot_d4 <= settle_slot_d3; // bvh8IcCore.ts:695
-    settle_slot_d5 <= settle_slot_d4; // bvh8IcCore.ts:695
-    settle_slot_d6 <= settle_slot_d5; // bvh8IcCore.ts:695
-    settle_slot_d7 <= settle_slot_d6; // bvh8IcCore.ts:695
-    settle_slot_d8 <= settle_slot_d7; // bvh8IcCore.ts:695
-    settle_slot_d9 <= settle_slot_d8; // bvh8IcCore.ts:695
-    settle_slot_d10 <= settle_slot_d9; // bvh8IcCore.ts:695
-    settle_slot_d11 <= settle_slot_d10; // bvh8IcCore.ts:695
-    settle_slot_d12 <= settle_slot_d11; // bvh8IcCore.ts:695
-    settle_slot_d13 <= settle_slot_d12; // bvh8IcCore.ts:695
-    settle_slot_d14 <= settle_slot_d13; // bvh8IcCore.ts:695
-    settle_slot_d15 <= settle_slot_d14; // bvh8IcCore.ts:695
-    settle_slot_d16 <= settle_slot_d15; // bvh8IcCore.ts:695
-    settle_slot_d17 <= settle_slot_d16; // bvh8IcCore.ts:695
-    settled_d1 <= (settled_d1_slice ? settled_d1_mux_2 : settled_d1_mux_5) == 6'd0; // bvh8IcCore.ts:744
-    settled_d2 <= settled_d1; // bvh8IcCore.ts:744
-    settled_d3 <= settled_d2; // bvh8IcCore.ts:744
-    settled_d4 <= settled_d3; // bvh8IcCore.ts:744
-    settled_d5 <= settled_d4; // bvh8IcCore.ts:744
-    settled_d6 <= settled_d5; // bvh8IcCore.ts:744
-    settled_have_best_d1 <= settled_have_best_d1_mux_6; // bvh8IcCore.ts:747
-    settled_have_best_d2 <= settled_have_best_d1; // bvh8IcCore.ts:747
-    settled_have_best_d3 <= settled_have_best_d2; // bvh8IcCore.ts:747
-    settled_have_best_d4 <= settled_have_best_d3; // bvh8IcCore.ts:747
-    settled_have_best_d5 <= settled_have_best_d4; // bvh8IcCore.ts:747
-    settled_have_best_d6 <= settled_have_best_d5; // bvh8IcCore.ts:747
-    settled_best_t_d1 <= settled_best_t_d1_mux_6; // bvh8IcCore.ts:748
-    settled_best_t_d2 <= settled_best_t_d1; // bvh8IcCore.ts:748
-    settled_best_t_d3 <= settled_best_t_d2; // bvh8IcCore.ts:748
-    settled_best_t_d4 <= settled_best_t_d3; // bvh8IcCore.ts:748
-    settled_best_t_d5 <= settled_best_t_d4; // bvh8IcCore.ts:748
-    settled_best_t_d6 <= settled_best_t_d5; // bvh8IcCore.ts:748
-    push_limit_q <= push_limit_result; // bvh8IcCore.ts:751
+    box_fault_d1 <= boxFault; // bvh8IcCore.ts:681
+    box_fault_d2 <= box_fault_d1; // bvh8IcCore.ts:681
+    box_fault_d3 <= box_fault_d2; // bvh8IcCore.ts:681
+    box_fault_d4 <= box_fault_d3; // bvh8IcCore.ts:681
+    box_fault_d5 <= box_fault_d4; // bvh8IcCore.ts:681
+    box_fault_d6 <= box_fault_d5; // bvh8IcCore.ts:681
+    box_fault_d7 <= box_fault_d6; // bvh8IcCore.ts:681
+    box_fault_d8 <= box_fault_d7; // bvh8IcCore.ts:681
+    box_fault_d9 <= box_fault_d8; // bvh8IcCore.ts:681
+    box_fault_d10 <= box_fault_d9; // bvh8IcCore.ts:681
+    box_fault_d11 <= box_fault_d10; // bvh8IcCore.ts:681
+    box_fault_d12 <= box_fault_d11; // bvh8IcCore.ts:681
+    box_fault_d13 <= box_fault_d12; // bvh8IcCore.ts:681
+    box_fault_d14 <= box_fault_d13; // bvh8IcCore.ts:681
+    box_fault_d15 <= box_fault_d14; // bvh8IcCore.ts:681
+    box_fault_d16 <= box_fault_d15; // bvh8IcCore.ts:681
+    box_fault_d17 <= box_fault_d16; // bvh8IcCore.ts:681
+    box_fault_d18 <= box_fault_d17; // bvh8IcCore.ts:681
+    box_fault_d19 <= box_fault_d18; // bvh8IcCore.ts:681
+    box_fault_d20 <= box_fault_d19; // bvh8IcCore.ts:681
+    box_fault_d21 <= box_fault_d20; // bvh8IcCore.ts:681
+    box_fault_d22 <= box_fault_d21; // bvh8IcCore.ts:681
+    box_fault_d23 <= box_fault_d22; // bvh8IcCore.ts:681
+    box_entry_tnear_d1 <= box_tnear_d4; // bvh8IcCore.ts:682
+    box_entry_tnear_d2 <= box_entry_tnear_d1; // bvh8IcCore.ts:682
+    box_entry_tnear_d3 <= box_entry_tnear_d2; // bvh8IcCore.ts:682
+    box_entry_tnear_d4 <= box_entry_tnear_d3; // bvh8IcCore.ts:682
+    box_entry_tnear_d5 <= box_entry_tnear_d4; // bvh8IcCore.ts:682
+    box_entry_tnear_d6 <= box_entry_tnear_d5; // bvh8IcCore.ts:682
+    box_entry_tnear_d7 <= box_entry_tnear_d6; // bvh8IcCore.ts:682
+    box_entry_tnear_d8 <= box_entry_tnear_d7; // bvh8IcCore.ts:682
+    box_entry_tnear_d9 <= box_entry_tnear_d8; // bvh8IcCore.ts:682
+    box_entry_tnear_d10 <= box_entry_tnear_d9; // bvh8IcCore.ts:682
+    box_entry_tnear_d11 <= box_entry_tnear_d10; // bvh8IcCore.ts:682
+    box_entry_tnear_d12 <= box_entry_tnear_d11; // bvh8IcCore.ts:682
+    box_entry_tnear_d13 <= box_entry_tnear_d12; // bvh8IcCore.ts:682
+    box_entry_tnear_d14 <= box_entry_tnear_d13; // bvh8IcCore.ts:682
+    box_entry_tnear_d15 <= box_entry_tnear_d14; // bvh8IcCore.ts:682
+    box_entry_tnear_d16 <= box_entry_tnear_d15; // bvh8IcCore.ts:682
+    box_entry_tnear_d17 <= box_entry_tnear_d16; // bvh8IcCore.ts:682
+    box_entry_tnear_d18 <= box_entry_tnear_d17; // bvh8IcCore.ts:682
+    box_entry_tnear_d19 <= box_entry_tnear_d18; // bvh8IcCore.ts:682
+    box_entry_tnear_d20 <= box_entry_tnear_d19; // bvh8IcCore.ts:682
+    box_entry_tnear_d21 <= box_entry_tnear_d20; // bvh8IcCore.ts:682
+    box_entry_tnear_d22 <= box_entry_tnear_d21; // bvh8IcCore.ts:682
+    box_entry_tnear_d23 <= box_entry_tnear_d22; // bvh8IcCore.ts:682
+    box_child_valid_d1 <= childValid; // bvh8IcCore.ts:683
+    box_child_valid_d2 <= box_child_valid_d1; // bvh8IcCore.ts:683
+    box_child_valid_d3 <= box_child_valid_d2; // bvh8IcCore.ts:683
+    box_child_valid_d4 <= box_child_valid_d3; // bvh8IcCore.ts:683
+    box_child_valid_d5 <= box_child_valid_d4; // bvh8IcCore.ts:683
+    box_child_valid_d6 <= box_child_valid_d5; // bvh8IcCore.ts:683
+    box_child_valid_d7 <= box_child_valid_d6; // bvh8IcCore.ts:683
+    box_child_valid_d8 <= box_child_valid_d7; // bvh8IcCore.ts:683
+    box_child_valid_d9 <= box_child_valid_d8; // bvh8IcCore.ts:683
+    box_child_valid_d10 <= box_child_valid_d9; // bvh8IcCore.ts:683
+    box_child_valid_d11 <= box_child_valid_d10; // bvh8IcCore.ts:683
+    box_child_valid_d12 <= box_child_valid_d11; // bvh8IcCore.ts:683
+    box_child_valid_d13 <= box_child_valid_d12; // bvh8IcCore.ts:683
+    box_child_valid_d14 <= box_child_valid_d13; // bvh8IcCore.ts:683
+    box_child_valid_d15 <= box_child_valid_d14; // bvh8IcCore.ts:683
+    box_child_valid_d16 <= box_child_valid_d15; // bvh8IcCore.ts:683
+    box_child_valid_d17 <= box_child_valid_d16; // bvh8IcCore.ts:683
+    box_child_valid_d18 <= box_child_valid_d17; // bvh8IcCore.ts:683
+    box_child_valid_d19 <= box_child_valid_d18; // bvh8IcCore.ts:683
+    box_child_valid_d20 <= box_child_valid_d19; // bvh8IcCore.ts:683
+    box_child_valid_d21 <= box_child_valid_d20; // bvh8IcCore.ts:683
+    box_child_valid_d22 <= box_child_valid_d21; // bvh8IcCore.ts:683
+    box_child_valid_d23 <= box_child_valid_d22; // bvh8IcCore.ts:683
+    box_instance_pass_d1 <= box_instance_d4; // bvh8IcCore.ts:684
+    box_instance_pass_d2 <= box_instance_pass_d1; // bvh8IcCore.ts:684
+    box_instance_pass_d3 <= box_instance_pass_d2; // bvh8IcCore.ts:684
+    box_instance_pass_d4 <= box_instance_pass_d3; // bvh8IcCore.ts:684
+    box_instance_pass_d5 <= box_instance_pass_d4; // bvh8IcCore.ts:684
+    box_instance_pass_d6 <= box_instance_pass_d5; // bvh8IcCore.ts:684
+    box_instance_pass_d7 <= box_instance_pass_d6; // bvh8IcCore.ts:684
+    box_instance_pass_d8 <= box_instance_pass_d7; // bvh8IcCore.ts:684
+    box_instance_pass_d9 <= box_instance_pass_d8; // bvh8IcCore.ts:684
+    box_instance_pass_d10 <= box_instance_pass_d9; // bvh8IcCore.ts:684
+    box_instance_pass_d11 <= box_instance_pass_d10; // bvh8IcCore.ts:684
+    box_instance_pass_d12 <= box_instance_pass_d11; // bvh8IcCore.ts:684
+    box_instance_pass_d13 <= box_instance_pass_d12; // bvh8IcCore.ts:684
+    box_instance_pass_d14 <= box_instance_pass_d13; // bvh8IcCore.ts:684
+    box_instance_pass_d15 <= box_instance_pass_d14; // bvh8IcCore.ts:684
+    box_instance_pass_d16 <= box_instance_pass_d15; // bvh8IcCore.ts:684
+    box_instance_pass_d17 <= box_instance_pass_d16; // bvh8IcCore.ts:684
+    box_instance_pass_d18 <= box_instance_pass_d17; // bvh8IcCore.ts:684
+    box_instance_pass_d19 <= box_instance_pass_d18; // bvh8IcCore.ts:684
+    box_instance_pass_d20 <= box_instance_pass_d19; // bvh8IcCore.ts:684
+    box_instance_pass_d21 <= box_instance_pass_d20; // bvh8IcCore.ts:684
+    box_instance_pass_d22 <= box_instance_pass_d21; // bvh8IcCore.ts:684
+    box_instance_pass_d23 <= box_instance_pass_d22; // bvh8IcCore.ts:684
+    settle_slot_d1 <= box_slot_d4; // bvh8IcCore.ts:685
+    settle_slot_d2 <= settle_slot_d1; // bvh8IcCore.ts:685
+    settle_slot_d3 <= settle_slot_d2; // bvh8IcCore.ts:685
+    settle_slot_d4 <= settle_slot_d3; // bvh8IcCore.ts:685
+    settle_slot_d5 <= settle_slot_d4; // bvh8IcCore.ts:685
+    settle_slot_d6 <= settle_slot_d5; // bvh8IcCore.ts:685
+    settle_slot_d7 <= settle_slot_d6; // bvh8IcCore.ts:685
+    settle_slot_d8 <= settle_slot_d7; // bvh8IcCore.ts:685
+    settle_slot_d9 <= settle_slot_d8; // bvh8IcCore.ts:685
+    settle_slot_d10 <= settle_slot_d9; // bvh8IcCore.ts:685
+    settle_slot_d11 <= settle_slot_d10; // bvh8IcCore.ts:685
+    settle_slot_d12 <= settle_slot_d11; // bvh8IcCore.ts:685
+    settle_slot_d13 <= settle_slot_d12; // bvh8IcCore.ts:685
+    settle_slot_d14 <= settle_slot_d13; // bvh8IcCore.ts:685
+    settle_slot_d15 <= settle_slot_d14; // bvh8IcCore.ts:685
+    settle_slot_d16 <= settle_slot_d15; // bvh8IcCore.ts:685
+    settle_slot_d17 <= settle_slot_d16; // bvh8IcCore.ts:685
+    settled_d1 <= (settle_slot_d17_bit_2 ? settled_d1_mux_2 : settled_d1_mux_5) == 6'd0; // bvh8IcCore.ts:734
+    settled_d2 <= settled_d1; // bvh8IcCore.ts:734
+    settled_d3 <= settled_d2; // bvh8IcCore.ts:734
+    settled_d4 <= settled_d3; // bvh8IcCore.ts:734
+    settled_d5 <= settled_d4; // bvh8IcCore.ts:734
+    settled_d6 <= settled_d5; // bvh8IcCore.ts:734
+    settled_have_best_d1 <= settled_have_best_d1_mux_6; // bvh8IcCore.ts:737
+    settled_have_best_d2 <= settled_have_best_d1; // bvh8IcCore.ts:737
+    settled_have_best_d3 <= settled_have_best_d2; // bvh8IcCore.ts:737
+    settled_have_best_d4 <= settled_have_best_d3; // bvh8IcCore.ts:737
+    settled_have_best_d5 <= settled_have_best_d4; // bvh8IcCore.ts:737
+    settled_have_best_d6 <= settled_have_best_d5; // bvh8IcCore.ts:737
+    settled_best_t_d1 <= settled_best_t_d1_mux_6; // bvh8IcCore.ts:738
+    settled_best_t_d2 <= settled_best_t_d1; // bvh8IcCore.ts:738
+    settled_best_t_d3 <= settled_best_t_d2; // bvh8IcCore.ts:738
+    settled_best_t_d4 <= settled_best_t_d3; // bvh8IcCore.ts:738
+    settled_best_t_d5 <= settled_best_t_d4; // bvh8IcCore.ts:738
+    settled_best_t_d6 <= settled_best_t_d5; // bvh8IcCore.ts:738
+    push_limit_q <= push_limit_result; // bvh8IcCore.ts:741
     normal_slot_d1 <= normal_slot_index; // instancePath.ts:123
     normal_slot_d2 <= normal_slot_d1; // instancePath.ts:123
     normal_slot_d3 <= normal_slot_d2; // instancePath.ts:123
@@ -5853,7 +5859,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     done_have_d6 <= done_have_d5; // rayAnswer.ts:54
     done_have_d7 <= done_have_d6; // rayAnswer.ts:54
     done_have_d8 <= done_have_d7; // rayAnswer.ts:54
-    done_fault_d1 <= f1Valid & (ox_d1_slice ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:54
+    done_fault_d1 <= f1Valid & (f1Slot_bit_2 ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:54
     done_fault_d2 <= done_fault_d1; // rayAnswer.ts:54
     done_fault_d3 <= done_fault_d2; // rayAnswer.ts:54
     done_fault_d4 <= done_fault_d3; // rayAnswer.ts:54
@@ -5861,7 +5867,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     done_fault_d6 <= done_fault_d5; // rayAnswer.ts:54
     done_fault_d7 <= done_fault_d6; // rayAnswer.ts:54
     done_fault_d8 <= done_fault_d7; // rayAnswer.ts:54
-    done_thread_d1 <= ox_d1_slice ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:54
+    done_thread_d1 <= f1Slot_bit_2 ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:54
     done_thread_d2 <= done_thread_d1; // rayAnswer.ts:54
     done_thread_d3 <= done_thread_d2; // rayAnswer.ts:54
     done_thread_d4 <= done_thread_d3; // rayAnswer.ts:54
@@ -5869,7 +5875,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     done_thread_d6 <= done_thread_d5; // rayAnswer.ts:54
     done_thread_d7 <= done_thread_d6; // rayAnswer.ts:54
     done_thread_d8 <= done_thread_d7; // rayAnswer.ts:54
-    done_shader_d1 <= ox_d1_slice ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:59
+    done_shader_d1 <= f1Slot_bit_2 ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:59
     done_shader_d2 <= done_shader_d1; // rayAnswer.ts:59
     done_shader_d3 <= done_shader_d2; // rayAnswer.ts:59
     done_shader_d4 <= done_shader_d3; // rayAnswer.ts:59
@@ -5895,7 +5901,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     done_parameters_d8 <= done_parameters_d7; // rayAnswer.ts:65
   end
 
-  logic [39:0] stack_bank0 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank0 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank0[i] = '0;
 `endif
@@ -5905,11 +5911,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext < hitCount) stack_bank0[_concat_1] <= child[2] ? _mux_2 : _mux_5;
+    if (write & j_8 < hitCount) stack_bank0[_concat_1] <= child[2] ? _mux_2 : _mux_5;
   end
-  always_ff @(posedge clk) rdata <= stack_bank0[_concat];
+  always_ff @(posedge clk) rdata <= stack_bank0[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank1 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank1 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank1[i] = '0;
 `endif
@@ -5919,11 +5925,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_1 < hitCount) stack_bank1[_concat_18] <= child_1[2] ? _mux_9 : _mux_12;
+    if (write & j_1_1 < hitCount) stack_bank1[_concat_18] <= child_1[2] ? _mux_9 : _mux_12;
   end
-  always_ff @(posedge clk) rdata_1 <= stack_bank1[_concat];
+  always_ff @(posedge clk) rdata_1 <= stack_bank1[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank2 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank2 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank2[i] = '0;
 `endif
@@ -5933,11 +5939,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_2 < hitCount) stack_bank2[_concat_19] <= child_2[2] ? _mux_16 : _mux_19;
+    if (write & j_2_1 < hitCount) stack_bank2[_concat_19] <= child_2[2] ? _mux_16 : _mux_19;
   end
-  always_ff @(posedge clk) rdata_2 <= stack_bank2[_concat];
+  always_ff @(posedge clk) rdata_2 <= stack_bank2[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank3 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank3 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank3[i] = '0;
 `endif
@@ -5947,11 +5953,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_3 < hitCount) stack_bank3[_concat_20] <= child_3[2] ? _mux_23 : _mux_26;
+    if (write & j_3_1 < hitCount) stack_bank3[_concat_20] <= child_3[2] ? _mux_23 : _mux_26;
   end
-  always_ff @(posedge clk) rdata_3 <= stack_bank3[_concat];
+  always_ff @(posedge clk) rdata_3 <= stack_bank3[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank4 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank4 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank4[i] = '0;
 `endif
@@ -5961,11 +5967,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_4 < hitCount) stack_bank4[_concat_21] <= child_4[2] ? _mux_30 : _mux_33;
+    if (write & j_4_1 < hitCount) stack_bank4[_concat_21] <= child_4[2] ? _mux_30 : _mux_33;
   end
-  always_ff @(posedge clk) rdata_4 <= stack_bank4[_concat];
+  always_ff @(posedge clk) rdata_4 <= stack_bank4[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank5 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank5 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank5[i] = '0;
 `endif
@@ -5975,11 +5981,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_5 < hitCount) stack_bank5[_concat_22] <= child_5[2] ? _mux_37 : _mux_40;
+    if (write & j_5_1 < hitCount) stack_bank5[_concat_22] <= child_5[2] ? _mux_37 : _mux_40;
   end
-  always_ff @(posedge clk) rdata_5 <= stack_bank5[_concat];
+  always_ff @(posedge clk) rdata_5 <= stack_bank5[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank6 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank6 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank6[i] = '0;
 `endif
@@ -5989,11 +5995,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_6 < hitCount) stack_bank6[_concat_23] <= child_6[2] ? _mux_44 : _mux_47;
+    if (write & j_6_1 < hitCount) stack_bank6[_concat_23] <= child_6[2] ? _mux_44 : _mux_47;
   end
-  always_ff @(posedge clk) rdata_6 <= stack_bank6[_concat];
+  always_ff @(posedge clk) rdata_6 <= stack_bank6[pop_arbiter_chosen_cat_depth_bits_5_3];
 
-  logic [39:0] stack_bank7 [0:63]; // bvh8IcCore.ts:354
+  logic [39:0] stack_bank7 [0:63]; // bvh8IcCore.ts:344
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) stack_bank7[i] = '0;
 `endif
@@ -6003,9 +6009,9 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (write & k_zext_7 < hitCount) stack_bank7[_concat_24] <= child_7[2] ? _mux_51 : _mux_54;
+    if (write & j_7_1 < hitCount) stack_bank7[_concat_24] <= child_7[2] ? _mux_51 : _mux_54;
   end
-  always_ff @(posedge clk) rdata_7 <= stack_bank7[_concat];
+  always_ff @(posedge clk) rdata_7 <= stack_bank7[pop_arbiter_chosen_cat_depth_bits_5_3];
 
   PriorityEncoder_n8 free_slot ( // rayIntake.ts:37
     .in(free_slot_in),
@@ -6073,7 +6079,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .result(shear_z_result)
   );
 
-  RoundRobinArbiter_n8_width1 pop_arbiter ( // bvh8IcCore.ts:376
+  RoundRobinArbiter_n8_width1 pop_arbiter ( // bvh8IcCore.ts:366
     .clk(clk),
     .rst_n(rst_n),
     .in_0_valid(pop_arbiter_in_0_valid),
@@ -6106,7 +6112,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .chosen(pop_arbiter_chosen)
   );
 
-  FCmp_stages0 fcmp0 ( // bvh8IcCore.ts:453
+  FCmp_stages0 fcmp0 ( // bvh8IcCore.ts:443
     .in_valid(fcmp0_in_valid),
     .a(fcmp0_a),
     .b(fcmp0_b),
@@ -6118,7 +6124,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp0_unordered)
   );
 
-  Gfx12BoxDecoder box_decoder ( // bvh8IcCore.ts:520
+  Gfx12BoxDecoder box_decoder ( // bvh8IcCore.ts:510
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(box_decoder_in_valid),
@@ -6137,7 +6143,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .boxes(box_decoder_boxes)
   );
 
-  Gfx12PrimitiveDecoder primitive_decoder ( // bvh8IcCore.ts:521
+  Gfx12PrimitiveDecoder primitive_decoder ( // bvh8IcCore.ts:511
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(primitive_decoder_in_valid),
@@ -6155,7 +6161,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .primitive_index(primitive_decoder_primitive_index)
   );
 
-  FMax_stages0 fmax_box_lower ( // bvh8IcCore.ts:338
+  FMax_stages0 fmax_box_lower ( // queryAccept.ts:44
     .in_valid(fmax_box_lower_in_valid),
     .a(fmax_box_lower_a),
     .b(fmax_box_lower_b),
@@ -6163,7 +6169,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .result(fmax_box_lower_result)
   );
 
-  ObbRayRotate_fadd3_fdiv14_fmul5_tagBits48 obb_rotate ( // bvh8IcCore.ts:608
+  ObbRayRotate_fadd3_fdiv14_fmul5_tagBits48 obb_rotate ( // bvh8IcCore.ts:598
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(obb_rotate_in_valid),
@@ -6224,7 +6230,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .result(instance_shear_z_result)
   );
 
-  RayBox8_fadd3_fmul5_tagBits67 box_engine ( // bvh8IcCore.ts:653
+  RayBox8_fadd3_fmul5_tagBits67 box_engine ( // bvh8IcCore.ts:643
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(box_engine_in_valid),
@@ -6243,7 +6249,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .lower(box_engine_lower)
   );
 
-  FMin_stages0 push_limit ( // bvh8IcCore.ts:338
+  FMin_stages0 push_limit ( // queryAccept.ts:44
     .in_valid(push_limit_in_valid),
     .a(push_limit_a),
     .b(push_limit_b),
@@ -6251,7 +6257,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .result(push_limit_result)
   );
 
-  FMul_stages5 fmul1 ( // bvh8IcCore.ts:752
+  FMul_stages5 fmul1 ( // bvh8IcCore.ts:742
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul1_in_valid),
@@ -6261,7 +6267,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .result(fmul1_result)
   );
 
-  FCmp_stages0 fcmp2 ( // bvh8IcCore.ts:753
+  FCmp_stages0 fcmp2 ( // bvh8IcCore.ts:743
     .in_valid(fcmp2_in_valid),
     .a(fcmp2_a),
     .b(fcmp2_b),
@@ -6273,7 +6279,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp2_unordered)
   );
 
-  FCmp_stages0 fcmp3 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp3 ( // bvh8IcCore.ts:751
     .in_valid(fcmp3_in_valid),
     .a(fcmp3_a),
     .b(fcmp3_b),
@@ -6285,7 +6291,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp3_unordered)
   );
 
-  FCmp_stages0 fcmp4 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp4 ( // bvh8IcCore.ts:751
     .in_valid(fcmp4_in_valid),
     .a(fcmp4_a),
     .b(fcmp4_b),
@@ -6297,7 +6303,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp4_unordered)
   );
 
-  FCmp_stages0 fcmp5 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp5 ( // bvh8IcCore.ts:751
     .in_valid(fcmp5_in_valid),
     .a(fcmp5_a),
     .b(fcmp5_b),
@@ -6309,7 +6315,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp5_unordered)
   );
 
-  FCmp_stages0 fcmp6 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp6 ( // bvh8IcCore.ts:751
     .in_valid(fcmp6_in_valid),
     .a(fcmp6_a),
     .b(fcmp6_b),
@@ -6321,7 +6327,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp6_unordered)
   );
 
-  FCmp_stages0 fcmp7 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp7 ( // bvh8IcCore.ts:751
     .in_valid(fcmp7_in_valid),
     .a(fcmp7_a),
     .b(fcmp7_b),
@@ -6333,7 +6339,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp7_unordered)
   );
 
-  FCmp_stages0 fcmp8 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp8 ( // bvh8IcCore.ts:751
     .in_valid(fcmp8_in_valid),
     .a(fcmp8_a),
     .b(fcmp8_b),
@@ -6345,7 +6351,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp8_unordered)
   );
 
-  FCmp_stages0 fcmp9 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp9 ( // bvh8IcCore.ts:751
     .in_valid(fcmp9_in_valid),
     .a(fcmp9_a),
     .b(fcmp9_b),
@@ -6357,7 +6363,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp9_unordered)
   );
 
-  FCmp_stages0 fcmp10 ( // bvh8IcCore.ts:761
+  FCmp_stages0 fcmp10 ( // bvh8IcCore.ts:751
     .in_valid(fcmp10_in_valid),
     .a(fcmp10_a),
     .b(fcmp10_b),
@@ -6369,13 +6375,13 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp10_unordered)
   );
 
-  PriorityEncoder_n8 resolve_slot ( // bvh8IcCore.ts:809
+  PriorityEncoder_n8 resolve_slot ( // bvh8IcCore.ts:799
     .in(resolve_slot_in),
     .index(resolve_slot_index),
     .valid(resolve_slot_valid)
   );
 
-  FCmp_stages0 fcmp11 ( // bvh8IcCore.ts:813
+  FCmp_stages0 fcmp11 ( // bvh8IcCore.ts:803
     .in_valid(fcmp11_in_valid),
     .a(fcmp11_a),
     .b(fcmp11_b),
@@ -6387,7 +6393,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp11_unordered)
   );
 
-  FCmp_stages0 fcmp12 ( // bvh8IcCore.ts:816
+  FCmp_stages0 fcmp12 ( // bvh8IcCore.ts:806
     .in_valid(fcmp12_in_valid),
     .a(fcmp12_a),
     .b(fcmp12_b),
@@ -6399,7 +6405,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp12_unordered)
   );
 
-  Fifo_depth8_payload_633b14d3 pair_queue ( // bvh8IcCore.ts:837
+  Fifo_depth8_payload_633b14d3 pair_queue ( // bvh8IcCore.ts:827
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(pair_queue_enq_valid),
@@ -6427,7 +6433,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .empty(pair_queue_empty)
   );
 
-  TrianglePair_fadd3_fdiv14_fmul5_tagBits69 triangle_engine ( // bvh8IcCore.ts:882
+  TrianglePair_fadd3_fdiv14_fmul5_tagBits69 triangle_engine ( // bvh8IcCore.ts:872
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(triangle_engine_in_valid),
@@ -6457,7 +6463,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .terminate(triangle_engine_terminate)
   );
 
-  FCmp_stages0 fcmp13 ( // bvh8IcCore.ts:928
+  FCmp_stages0 fcmp13 ( // bvh8IcCore.ts:918
     .in_valid(fcmp13_in_valid),
     .a(fcmp13_a),
     .b(fcmp13_b),
@@ -6469,7 +6475,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp13_unordered)
   );
 
-  PriorityEncoder_n8 normal_slot ( // bvh8IcCore.ts:973
+  PriorityEncoder_n8 normal_slot ( // bvh8IcCore.ts:963
     .in(normal_slot_in),
     .index(normal_slot_index),
     .valid(normal_slot_valid)

@@ -85,12 +85,12 @@ module Bvh8IcSystem_dc213221 (
   wire [95:0] core_ray_query = ray_query; // bvh8IcSystem.ts:64
   wire [5:0] core_node_count = nodeCount; // bvh8IcSystem.ts:129
   wire [1023:0] core_node_resp = rdata; // bvh8IcSystem.ts:130
-  wire accept_not = ~load_start; // bvh8IcSystem.ts:85
-  wire accept = load_valid & ~(error & accept_not); // bvh8IcSystem.ts:85
-  wire load_state_sel_eq_4 = word == 5'd31; // bvh8IcSystem.ts:116
+  wire not_load_start = ~load_start; // bvh8IcSystem.ts:85
+  wire accept = load_valid & ~(error & not_load_start); // bvh8IcSystem.ts:85
+  wire word_eq_31 = word == 5'd31; // bvh8IcSystem.ts:116
   wire error_sel_ult = 32'h40 < load_data; // bvh8IcSystem.ts:101
   wire error_sel_ult_1 = 32'h20 < load_data; // bvh8IcSystem.ts:105
-  wire [5:0] declared_slice = load_data[5:0]; // bvh8IcSystem.ts:106
+  wire [5:0] load_data_bits_5_0 = load_data[5:0]; // bvh8IcSystem.ts:106
   wire [4:0] _slice = core_node_req_index[4:0]; // bvh8IcSystem.ts:130
   wire _guard_2 = accept & phaseNow != LOAD_TRIANGLES & phaseNow != LOAD_NODECOUNT & phaseNow == LOAD_NODES; // bvh8IcSystem.ts:112
 
@@ -144,13 +144,13 @@ module Bvh8IcSystem_dc213221 (
             end else begin // bvh8IcSystem.ts:110
               load_state <= LOAD_NODES; // bvh8IcSystem.ts:110
             end
-            declared <= error_sel_ult_1 ? 6'd0 : declared_slice; // bvh8IcSystem.ts:106
-            left <= declared_slice; // bvh8IcSystem.ts:107
+            declared <= error_sel_ult_1 ? 6'd0 : load_data_bits_5_0; // bvh8IcSystem.ts:106
+            left <= load_data_bits_5_0; // bvh8IcSystem.ts:107
             record <= 5'd0; // bvh8IcSystem.ts:108
             word <= 5'd0; // bvh8IcSystem.ts:109
           end
           LOAD_NODES: begin
-            if (load_state_sel_eq_4) begin // bvh8IcSystem.ts:116
+            if (word_eq_31) begin // bvh8IcSystem.ts:116
               if (left == 6'd1) begin // bvh8IcSystem.ts:120
                 load_state <= LOAD_DONE; // bvh8IcSystem.ts:88
                 nodeCount <= declared; // bvh8IcSystem.ts:89
@@ -163,7 +163,7 @@ module Bvh8IcSystem_dc213221 (
           default: ;
         endcase
       end
-      if (dispatch_ray_start & load_state != LOAD_DONE & accept_not) begin // bvh8IcSystem.ts:126
+      if (dispatch_ray_start & load_state != LOAD_DONE & not_load_start) begin // bvh8IcSystem.ts:126
         error <= 1'd1; // bvh8IcSystem.ts:86
       end else if (accept) begin // bvh8IcSystem.ts:85
         case (phaseNow) // bvh8IcSystem.ts:100
@@ -195,7 +195,7 @@ module Bvh8IcSystem_dc213221 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_guard_2 & load_state_sel_eq_4) nodes[record] <= {load_data, staged_node};
+    if (_guard_2 & word_eq_31) nodes[record] <= {load_data, staged_node};
   end
   always_ff @(posedge clk) rdata <= nodes[_slice];
 

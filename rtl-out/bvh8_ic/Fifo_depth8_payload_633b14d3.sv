@@ -50,13 +50,13 @@ module Fifo_depth8_payload_633b14d3 (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [2790:0] past1_concat = {deq_bits_slot, deq_bits_pairCount, deq_bits_geometryIndex, deq_bits_primitiveIndex, deq_bits_doubleSided, deq_bits_active, deq_bits_vertexIndex, deq_bits_vertices}; // fifo.ts:17
   wire [2790:0] _concat = {enq_bits_slot, enq_bits_pairCount, enq_bits_geometryIndex, enq_bits_primitiveIndex, enq_bits_doubleSided, enq_bits_active, enq_bits_vertexIndex, enq_bits_vertices}; // fifo.ts:41
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -75,10 +75,10 @@ module Fifo_depth8_payload_633b14d3 (
       tail <= 3'd0; // fifo.ts:31
       count_1 <= 4'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 3'd7 ? 3'd0 : head + 3'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 3'd7 ? 3'd0 : tail + 3'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 4'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 4'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 3'd7 ? 3'd0 : head + 3'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 3'd7 ? 3'd0 : tail + 3'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 4'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 4'd1; // fifo.ts:45
     end
   end
 
@@ -93,7 +93,7 @@ module Fifo_depth8_payload_633b14d3 (
   initial for (int i = 0; i < 8; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and) storage[tail] <= _concat;
+    if (enq_valid_and_enq_ready) storage[tail] <= _concat;
   end
   assign rdata = storage[head];
 
@@ -103,8 +103,8 @@ module Fifo_depth8_payload_633b14d3 (
   always @(posedge clk) begin
     if (rst_n && !(count_1 <= 4'd8)) $error("fifo.ts:50: assertion Fifo_depth8_payload_633b14d3.count_in_range failed: count is at most the depth (count_1 = 4'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(full_1 ? tail == head : {1'd0, tail - head} == count_1)) $error("fifo.ts:57: assertion Fifo_depth8_payload_633b14d3.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 3'h%h, head = 3'h%h, count_1 = 4'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth8_payload_633b14d3.deq_valid_held failed: Fifo_depth8_payload_633b14d3 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth8_payload_633b14d3.deq_bits_stable failed: Fifo_depth8_payload_633b14d3 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_slot = 3'h%h, deq_bits_pairCount = 4'h%h, deq_bits_geometryIndex = 512'h%h, deq_bits_primitiveIndex = 512'h%h, deq_bits_doubleSided = 16'h%h, deq_bits_active = 16'h%h, deq_bits_vertexIndex = 192'h%h)", deq_stalled_past1, deq_bits_slot, deq_bits_pairCount, deq_bits_geometryIndex, deq_bits_primitiveIndex, deq_bits_doubleSided, deq_bits_active, deq_bits_vertexIndex); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth8_payload_633b14d3.deq_valid_held failed: Fifo_depth8_payload_633b14d3 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth8_payload_633b14d3.deq_bits_stable failed: Fifo_depth8_payload_633b14d3 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_slot = 3'h%h, deq_bits_pairCount = 4'h%h, deq_bits_geometryIndex = 512'h%h, deq_bits_primitiveIndex = 512'h%h, deq_bits_doubleSided = 16'h%h, deq_bits_active = 16'h%h, deq_bits_vertexIndex = 192'h%h)", deq_stalled_past1, deq_bits_slot, deq_bits_pairCount, deq_bits_geometryIndex, deq_bits_primitiveIndex, deq_bits_doubleSided, deq_bits_active, deq_bits_vertexIndex); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth8_payload_633b14d3.deq_bits_known failed: Fifo_depth8_payload_633b14d3 drives 'deq': bits have no X or Z bit while valid (deq_bits_slot = 3'h%h, deq_bits_pairCount = 4'h%h, deq_bits_geometryIndex = 512'h%h, deq_bits_primitiveIndex = 512'h%h, deq_bits_doubleSided = 16'h%h, deq_bits_active = 16'h%h, deq_bits_vertexIndex = 192'h%h, deq_bits_vertices = 1536'h%h)", deq_bits_slot, deq_bits_pairCount, deq_bits_geometryIndex, deq_bits_primitiveIndex, deq_bits_doubleSided, deq_bits_active, deq_bits_vertexIndex, deq_bits_vertices); // fifo.ts:17
   end
 `endif
@@ -115,8 +115,8 @@ module Fifo_depth8_payload_633b14d3 (
   always @(posedge clk) begin
     if (rst_n) assert (count_1 <= 4'd8); // fifo.ts:50
     if (rst_n) assert (full_1 ? tail == head : {1'd0, tail - head} == count_1); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

@@ -812,68 +812,70 @@ module Gfx12BoxDecoder (
   assign cull_flags = cull_flags_d4; // gfx12BoxDecoder.ts:65
   assign cull_mask = cull_mask_d4; // gfx12BoxDecoder.ts:66
   assign boxes = {{c7_max_z, c7_max_y, c7_max_x, c7_min_z, c7_min_y, c7_min_x}, {c6_max_z, c6_max_y, c6_max_x, c6_min_z, c6_min_y, c6_min_x}, {c5_max_z, c5_max_y, c5_max_x, c5_min_z, c5_min_y, c5_min_x}, {c4_max_z, c4_max_y, c4_max_x, c4_min_z, c4_min_y, c4_min_x}, {c3_max_z, c3_max_y, c3_max_x, c3_min_z, c3_min_y, c3_min_x}, {c2_max_z, c2_max_y, c2_max_x, c2_min_z, c2_min_y, c2_min_x}, {c1_max_z, c1_max_y, c1_max_x, c1_min_z, c1_min_y, c1_min_x}, {c0_max_z, c0_max_y, c0_max_x, c0_min_z, c0_min_y, c0_min_x}}; // gfx12BoxDecoder.ts:81
-  wire [3:0] error_d1_slice = node[223:220]; // gfx12BoxDecoder.ts:49
-  wire [7:0] x_setup_mterm_slice = node[126:119]; // gfx12BoxDecoder.ts:71
-  wire [7:0] y_setup_mterm_slice = node[158:151]; // gfx12BoxDecoder.ts:71
-  wire [7:0] z_setup_mterm_slice = node[190:183]; // gfx12BoxDecoder.ts:71
-  wire error_d1_or_1 = x_setup_mterm_slice == 8'd255 | y_setup_mterm_slice == 8'd255 | z_setup_mterm_slice == 8'd255; // gfx12BoxDecoder.ts:55
-  wire error_1 = 4'd7 < error_d1_slice | error_d1_or_1; // gfx12BoxDecoder.ts:56
-  wire [3:0] valid_sub = 4'd7 - error_d1_slice; // gfx12BoxDecoder.ts:57
+  wire [3:0] node_bits_223_220 = node[223:220]; // gfx12BoxDecoder.ts:49
+  wire [7:0] node_bits_126_119 = node[126:119]; // gfx12BoxDecoder.ts:71
+  wire [7:0] node_bits_158_151 = node[158:151]; // gfx12BoxDecoder.ts:71
+  wire [7:0] node_bits_190_183 = node[190:183]; // gfx12BoxDecoder.ts:71
+  wire error_d1_or_1 = node_bits_126_119 == 8'd255 | node_bits_158_151 == 8'd255 | node_bits_190_183 == 8'd255; // gfx12BoxDecoder.ts:55
+  wire error_1 = 4'd7 < node_bits_223_220 | error_d1_or_1; // gfx12BoxDecoder.ts:56
+  wire [3:0] valid_sub = 4'd7 - node_bits_223_220; // gfx12BoxDecoder.ts:57
   wire [7:0] valid = error_1 ? 8'd0 : 8'd255 >> valid_sub[2:0]; // gfx12BoxDecoder.ts:57
   wire [31:0] cull_flags_d1_concat = {node[955:952], node[859:856], node[763:760], node[667:664], node[571:568], node[475:472], node[379:376], node[283:280]}; // gfx12BoxDecoder.ts:65
   wire [63:0] cull_mask_d1_concat = {node[991:984], node[895:888], node[799:792], node[703:696], node[607:600], node[511:504], node[415:408], node[319:312]}; // gfx12BoxDecoder.ts:66
   wire [31:0] node_type_d1_concat = {node[1019:1016], node[923:920], node[827:824], node[731:728], node[635:632], node[539:536], node[443:440], node[347:344]}; // gfx12BoxDecoder.ts:67
   wire [31:0] node_size_d1_concat = {node[1023:1020], node[927:924], node[831:828], node[735:732], node[639:636], node[543:540], node[447:444], node[351:348]}; // gfx12BoxDecoder.ts:68
-  wire [9:0] x_setup_mterm_zext = {2'd0, (x_setup_mterm_slice == 8'd0 ? 8'd1 : x_setup_mterm_slice) - 8'd1}; // gfx12BoxDecoder.ts:71
-  wire [9:0] x_setup_mterm_add_1 = {2'd0, node[199:192]} + 10'h16; // gfx12BoxDecoder.ts:71
-  wire [9:0] x_setup_mterm_sub_1 = x_setup_mterm_zext + 10'h12c - x_setup_mterm_add_1; // gfx12BoxDecoder.ts:71
+  wire [9:0] x_setup_mterm_zext = {2'd0, (node_bits_126_119 == 8'd0 ? 8'd1 : node_bits_126_119) - 8'd1}; // gfx12BoxDecoder.ts:71
+  wire [9:0] node_bits_199_192_plus_22 = {2'd0, node[199:192]} + 10'h16; // gfx12BoxDecoder.ts:71
+  wire [9:0] x_setup_mterm_sub_1 = x_setup_mterm_zext + 10'h12c - node_bits_199_192_plus_22; // gfx12BoxDecoder.ts:71
   wire x_setup_mterm_ule = 10'hfc <= x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
-  wire [23:0] x_setup_mterm_concat = {x_setup_mterm_slice != 8'd0, node[118:96]}; // gfx12BoxDecoder.ts:71
+  wire [23:0] node_bits_126_119_ne_0_cat_node_bits_118_96 = {node_bits_126_119 != 8'd0, node[118:96]}; // gfx12BoxDecoder.ts:71
   wire x_setup_mterm_ule_1 = 10'h13a <= x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire x_setup_mterm_ule_2 = 10'h12c <= x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_mterm_sub_2 = x_setup_mterm_sub_1 - 10'h12c; // gfx12BoxDecoder.ts:71
   wire [3:0] x_setup_mterm_mux_2 = x_setup_mterm_ule_1 ? 4'd14 : x_setup_mterm_ule_2 ? x_setup_mterm_sub_2[3:0] : 4'd0; // gfx12BoxDecoder.ts:71
-  wire [37:0] x_setup_mterm_mux_3 = x_setup_mterm_ule ? {14'd0, x_setup_mterm_concat} << x_setup_mterm_mux_2 : {37'd0, x_setup_mterm_concat != 24'd0}; // gfx12BoxDecoder.ts:71
+  wire [37:0] x_setup_mterm_shl = {14'd0, node_bits_126_119_ne_0_cat_node_bits_118_96} << x_setup_mterm_mux_2; // gfx12BoxDecoder.ts:71
+  wire [37:0] x_setup_mterm_mux_3 = x_setup_mterm_ule ? x_setup_mterm_shl : {37'd0, node_bits_126_119_ne_0_cat_node_bits_118_96 != 24'd0}; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_qshift_sub = 10'h12c - x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [5:0] x_setup_qshift_mux_1 = x_setup_mterm_ule_1 | x_setup_mterm_ule_2 ? 6'd0 : x_setup_mterm_ule ? x_setup_qshift_sub[5:0] : 6'd49; // gfx12BoxDecoder.ts:71
-  wire [9:0] x_setup_base_mux_1 = x_setup_mterm_ule_2 ? x_setup_mterm_add_1 : x_setup_mterm_ule ? x_setup_mterm_zext : x_setup_mterm_add_1 - 10'h31; // gfx12BoxDecoder.ts:71
-  wire [9:0] x_setup_base_mux_2 = x_setup_mterm_ule_1 ? x_setup_mterm_zext - 10'he : x_setup_base_mux_1; // gfx12BoxDecoder.ts:71
-  wire [9:0] y_setup_mterm_zext = {2'd0, (y_setup_mterm_slice == 8'd0 ? 8'd1 : y_setup_mterm_slice) - 8'd1}; // gfx12BoxDecoder.ts:71
-  wire [9:0] y_setup_mterm_add_1 = {2'd0, node[207:200]} + 10'h16; // gfx12BoxDecoder.ts:71
-  wire [9:0] y_setup_mterm_sub_1 = y_setup_mterm_zext + 10'h12c - y_setup_mterm_add_1; // gfx12BoxDecoder.ts:71
+  wire [9:0] x_setup_base_mux = x_setup_mterm_ule ? x_setup_mterm_zext : node_bits_199_192_plus_22 - 10'h31; // gfx12BoxDecoder.ts:71
+  wire [9:0] x_setup_base_mux_2 = x_setup_mterm_ule_1 ? x_setup_mterm_zext - 10'he : x_setup_mterm_ule_2 ? node_bits_199_192_plus_22 : x_setup_base_mux; // gfx12BoxDecoder.ts:71
+  wire [9:0] y_setup_mterm_zext = {2'd0, (node_bits_158_151 == 8'd0 ? 8'd1 : node_bits_158_151) - 8'd1}; // gfx12BoxDecoder.ts:71
+  wire [9:0] node_bits_207_200_plus_22 = {2'd0, node[207:200]} + 10'h16; // gfx12BoxDecoder.ts:71
+  wire [9:0] y_setup_mterm_sub_1 = y_setup_mterm_zext + 10'h12c - node_bits_207_200_plus_22; // gfx12BoxDecoder.ts:71
   wire y_setup_mterm_ule = 10'hfc <= y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
-  wire [23:0] y_setup_mterm_concat = {y_setup_mterm_slice != 8'd0, node[150:128]}; // gfx12BoxDecoder.ts:71
+  wire [23:0] node_bits_158_151_ne_0_cat_node_bits_150_128 = {node_bits_158_151 != 8'd0, node[150:128]}; // gfx12BoxDecoder.ts:71
   wire y_setup_mterm_ule_1 = 10'h13a <= y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire y_setup_mterm_ule_2 = 10'h12c <= y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_mterm_sub_2 = y_setup_mterm_sub_1 - 10'h12c; // gfx12BoxDecoder.ts:71
   wire [3:0] y_setup_mterm_mux_2 = y_setup_mterm_ule_1 ? 4'd14 : y_setup_mterm_ule_2 ? y_setup_mterm_sub_2[3:0] : 4'd0; // gfx12BoxDecoder.ts:71
-  wire [37:0] y_setup_mterm_mux_3 = y_setup_mterm_ule ? {14'd0, y_setup_mterm_concat} << y_setup_mterm_mux_2 : {37'd0, y_setup_mterm_concat != 24'd0}; // gfx12BoxDecoder.ts:71
+  wire [37:0] y_setup_mterm_shl = {14'd0, node_bits_158_151_ne_0_cat_node_bits_150_128} << y_setup_mterm_mux_2; // gfx12BoxDecoder.ts:71
+  wire [37:0] y_setup_mterm_mux_3 = y_setup_mterm_ule ? y_setup_mterm_shl : {37'd0, node_bits_158_151_ne_0_cat_node_bits_150_128 != 24'd0}; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_qshift_sub = 10'h12c - y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [5:0] y_setup_qshift_mux_1 = y_setup_mterm_ule_1 | y_setup_mterm_ule_2 ? 6'd0 : y_setup_mterm_ule ? y_setup_qshift_sub[5:0] : 6'd49; // gfx12BoxDecoder.ts:71
-  wire [9:0] y_setup_base_mux_1 = y_setup_mterm_ule_2 ? y_setup_mterm_add_1 : y_setup_mterm_ule ? y_setup_mterm_zext : y_setup_mterm_add_1 - 10'h31; // gfx12BoxDecoder.ts:71
-  wire [9:0] y_setup_base_mux_2 = y_setup_mterm_ule_1 ? y_setup_mterm_zext - 10'he : y_setup_base_mux_1; // gfx12BoxDecoder.ts:71
-  wire [9:0] z_setup_mterm_zext = {2'd0, (z_setup_mterm_slice == 8'd0 ? 8'd1 : z_setup_mterm_slice) - 8'd1}; // gfx12BoxDecoder.ts:71
-  wire [9:0] z_setup_mterm_add_1 = {2'd0, node[215:208]} + 10'h16; // gfx12BoxDecoder.ts:71
-  wire [9:0] z_setup_mterm_sub_1 = z_setup_mterm_zext + 10'h12c - z_setup_mterm_add_1; // gfx12BoxDecoder.ts:71
+  wire [9:0] y_setup_base_mux = y_setup_mterm_ule ? y_setup_mterm_zext : node_bits_207_200_plus_22 - 10'h31; // gfx12BoxDecoder.ts:71
+  wire [9:0] y_setup_base_mux_2 = y_setup_mterm_ule_1 ? y_setup_mterm_zext - 10'he : y_setup_mterm_ule_2 ? node_bits_207_200_plus_22 : y_setup_base_mux; // gfx12BoxDecoder.ts:71
+  wire [9:0] z_setup_mterm_zext = {2'd0, (node_bits_190_183 == 8'd0 ? 8'd1 : node_bits_190_183) - 8'd1}; // gfx12BoxDecoder.ts:71
+  wire [9:0] node_bits_215_208_plus_22 = {2'd0, node[215:208]} + 10'h16; // gfx12BoxDecoder.ts:71
+  wire [9:0] z_setup_mterm_sub_1 = z_setup_mterm_zext + 10'h12c - node_bits_215_208_plus_22; // gfx12BoxDecoder.ts:71
   wire z_setup_mterm_ule = 10'hfc <= z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
-  wire [23:0] z_setup_mterm_concat = {z_setup_mterm_slice != 8'd0, node[182:160]}; // gfx12BoxDecoder.ts:71
+  wire [23:0] node_bits_190_183_ne_0_cat_node_bits_182_160 = {node_bits_190_183 != 8'd0, node[182:160]}; // gfx12BoxDecoder.ts:71
   wire z_setup_mterm_ule_1 = 10'h13a <= z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire z_setup_mterm_ule_2 = 10'h12c <= z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [9:0] z_setup_mterm_sub_2 = z_setup_mterm_sub_1 - 10'h12c; // gfx12BoxDecoder.ts:71
   wire [3:0] z_setup_mterm_mux_2 = z_setup_mterm_ule_1 ? 4'd14 : z_setup_mterm_ule_2 ? z_setup_mterm_sub_2[3:0] : 4'd0; // gfx12BoxDecoder.ts:71
-  wire [37:0] z_setup_mterm_mux_3 = z_setup_mterm_ule ? {14'd0, z_setup_mterm_concat} << z_setup_mterm_mux_2 : {37'd0, z_setup_mterm_concat != 24'd0}; // gfx12BoxDecoder.ts:71
+  wire [37:0] z_setup_mterm_shl = {14'd0, node_bits_190_183_ne_0_cat_node_bits_182_160} << z_setup_mterm_mux_2; // gfx12BoxDecoder.ts:71
+  wire [37:0] z_setup_mterm_mux_3 = z_setup_mterm_ule ? z_setup_mterm_shl : {37'd0, node_bits_190_183_ne_0_cat_node_bits_182_160 != 24'd0}; // gfx12BoxDecoder.ts:71
   wire [9:0] z_setup_qshift_sub = 10'h12c - z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [5:0] z_setup_qshift_mux_1 = z_setup_mterm_ule_1 | z_setup_mterm_ule_2 ? 6'd0 : z_setup_mterm_ule ? z_setup_qshift_sub[5:0] : 6'd49; // gfx12BoxDecoder.ts:71
-  wire [9:0] z_setup_base_mux_1 = z_setup_mterm_ule_2 ? z_setup_mterm_add_1 : z_setup_mterm_ule ? z_setup_mterm_zext : z_setup_mterm_add_1 - 10'h31; // gfx12BoxDecoder.ts:71
-  wire [9:0] z_setup_base_mux_2 = z_setup_mterm_ule_1 ? z_setup_mterm_zext - 10'he : z_setup_base_mux_1; // gfx12BoxDecoder.ts:71
+  wire [9:0] z_setup_base_mux = z_setup_mterm_ule ? z_setup_mterm_zext : node_bits_215_208_plus_22 - 10'h31; // gfx12BoxDecoder.ts:71
+  wire [9:0] z_setup_base_mux_2 = z_setup_mterm_ule_1 ? z_setup_mterm_zext - 10'he : z_setup_mterm_ule_2 ? node_bits_215_208_plus_22 : z_setup_base_mux; // gfx12BoxDecoder.ts:71
   wire [63:0] c7_min_x_mag_mux = x_setup_qsticky ? {63'd0, c7_x_qmin != 13'd0} : {51'd0, c7_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_x_mag_zext_2 = {26'd0, x_setup_mterm}; // gfx12BoxDecoder.ts:77
-  wire c7_min_x_mag_and = x_setup_neg & c7_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_x_mag_mux_1 = c7_min_x_mag_and ? c7_min_x_mag_zext_2 - c7_min_x_mag_mux : c7_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_x_mag_mux_2 = x_setup_neg ? c7_min_x_mag_mux_1 : c7_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [31:0] c7_min_x_pass_value_mux = x_setup_origin != 32'h80000000 ? x_setup_origin : 32'd0; // gfx12BoxDecoder.ts:77
-  wire c7_min_x_mant_eq = c7_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_x_mant_mux = c7_min_x_mant_eq ? {c7_min_x_mag[31:0], 32'd0} : c7_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire [63:0] x_setup_mterm_1 = {26'd0, x_setup_mterm}; // gfx12BoxDecoder.ts:77
+  wire c7_min_x_mag_and = x_setup_neg & c7_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c7_min_x_mag_mux_1 = c7_min_x_mag_and ? x_setup_mterm_1 - c7_min_x_mag_mux : c7_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [31:0] x_setup_origin_if_x_setup_origin_ne_2147483648_else_0 = x_setup_origin != 32'h80000000 ? x_setup_origin : 32'd0; // gfx12BoxDecoder.ts:77
+  wire c7_min_x_mag_bits_63_32_eq_0 = c7_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c7_min_x_mant_mux = c7_min_x_mag_bits_63_32_eq_0 ? {c7_min_x_mag[31:0], 32'd0} : c7_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c7_min_x_mant_eq_1 = c7_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_x_mant_mux_1 = c7_min_x_mant_eq_1 ? {c7_min_x_mant_mux[47:0], 16'd0} : c7_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c7_min_x_mant_eq_2 = c7_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -884,21 +886,21 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_min_x_mant_mux_4 = c7_min_x_mant_eq_4 ? {c7_min_x_mant_mux_3[61:0], 2'd0} : c7_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c7_min_x_mant_eq_5 = ~c7_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_x_mant_mux_5 = c7_min_x_mant_eq_5 ? {c7_min_x_mant_mux_4[62:0], 1'd0} : c7_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_x_shift_or_2 = (c7_min_x_mant_eq ? 7'd32 : 7'd0) | (c7_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c7_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_x_shift_or_4 = c7_min_x_shift_or_2 | (c7_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c7_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c7_min_x_shift_sub = {1'd0, c7_min_x_base} + 10'h3f - {3'd0, c7_min_x_shift_or_4 | (c7_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_x_shift_or_1 = (c7_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c7_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_x_shift_or_3 = c7_min_x_shift_or_1 | (c7_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c7_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_x_shift_or_5 = c7_min_x_shift_or_3 | (c7_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c7_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c7_min_x_shift_sub = {1'd0, c7_min_x_base} + 10'h3f - {3'd0, c7_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c7_min_x_shift_sub_1 = c7_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c7_min_x_add_1 = {2'd0, {c7_min_x_shift, 23'd0}} + {10'd0, c7_min_x_mant} + {33'd0, c7_min_x_sticky & c7_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c7_min_x_mux_1 = 34'h7f800000 <= c7_min_x_add_1 ? (c7_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c7_min_x_concat_1 = {c7_min_x_neg2, c7_min_x_small ? {8'd0, c7_min_x_small_bits} : c7_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_y_mag_mux = y_setup_qsticky ? {63'd0, c7_y_qmin != 13'd0} : {51'd0, c7_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_y_mag_zext_2 = {26'd0, y_setup_mterm}; // gfx12BoxDecoder.ts:77
-  wire c7_min_y_mag_and = y_setup_neg & c7_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_y_mag_mux_1 = c7_min_y_mag_and ? c7_min_y_mag_zext_2 - c7_min_y_mag_mux : c7_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_y_mag_mux_2 = y_setup_neg ? c7_min_y_mag_mux_1 : c7_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [31:0] c7_min_y_pass_value_mux = y_setup_origin != 32'h80000000 ? y_setup_origin : 32'd0; // gfx12BoxDecoder.ts:77
-  wire c7_min_y_mant_eq = c7_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_y_mant_mux = c7_min_y_mant_eq ? {c7_min_y_mag[31:0], 32'd0} : c7_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire [63:0] y_setup_mterm_1 = {26'd0, y_setup_mterm}; // gfx12BoxDecoder.ts:77
+  wire c7_min_y_mag_and = y_setup_neg & c7_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c7_min_y_mag_mux_1 = c7_min_y_mag_and ? y_setup_mterm_1 - c7_min_y_mag_mux : c7_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [31:0] y_setup_origin_if_y_setup_origin_ne_2147483648_else_0 = y_setup_origin != 32'h80000000 ? y_setup_origin : 32'd0; // gfx12BoxDecoder.ts:77
+  wire c7_min_y_mag_bits_63_32_eq_0 = c7_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c7_min_y_mant_mux = c7_min_y_mag_bits_63_32_eq_0 ? {c7_min_y_mag[31:0], 32'd0} : c7_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c7_min_y_mant_eq_1 = c7_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_y_mant_mux_1 = c7_min_y_mant_eq_1 ? {c7_min_y_mant_mux[47:0], 16'd0} : c7_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c7_min_y_mant_eq_2 = c7_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -909,21 +911,21 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_min_y_mant_mux_4 = c7_min_y_mant_eq_4 ? {c7_min_y_mant_mux_3[61:0], 2'd0} : c7_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c7_min_y_mant_eq_5 = ~c7_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_y_mant_mux_5 = c7_min_y_mant_eq_5 ? {c7_min_y_mant_mux_4[62:0], 1'd0} : c7_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_y_shift_or_2 = (c7_min_y_mant_eq ? 7'd32 : 7'd0) | (c7_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c7_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_y_shift_or_4 = c7_min_y_shift_or_2 | (c7_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c7_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c7_min_y_shift_sub = {1'd0, c7_min_y_base} + 10'h3f - {3'd0, c7_min_y_shift_or_4 | (c7_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_y_shift_or_1 = (c7_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c7_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_y_shift_or_3 = c7_min_y_shift_or_1 | (c7_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c7_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_y_shift_or_5 = c7_min_y_shift_or_3 | (c7_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c7_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c7_min_y_shift_sub = {1'd0, c7_min_y_base} + 10'h3f - {3'd0, c7_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c7_min_y_shift_sub_1 = c7_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c7_min_y_add_1 = {2'd0, {c7_min_y_shift, 23'd0}} + {10'd0, c7_min_y_mant} + {33'd0, c7_min_y_sticky & c7_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c7_min_y_mux_1 = 34'h7f800000 <= c7_min_y_add_1 ? (c7_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c7_min_y_concat_1 = {c7_min_y_neg2, c7_min_y_small ? {8'd0, c7_min_y_small_bits} : c7_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_z_mag_mux = z_setup_qsticky ? {63'd0, c7_z_qmin != 13'd0} : {51'd0, c7_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_z_mag_zext_2 = {26'd0, z_setup_mterm}; // gfx12BoxDecoder.ts:77
-  wire c7_min_z_mag_and = z_setup_neg & c7_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_z_mag_mux_1 = c7_min_z_mag_and ? c7_min_z_mag_zext_2 - c7_min_z_mag_mux : c7_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_z_mag_mux_2 = z_setup_neg ? c7_min_z_mag_mux_1 : c7_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [31:0] c7_min_z_pass_value_mux = z_setup_origin != 32'h80000000 ? z_setup_origin : 32'd0; // gfx12BoxDecoder.ts:77
-  wire c7_min_z_mant_eq = c7_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c7_min_z_mant_mux = c7_min_z_mant_eq ? {c7_min_z_mag[31:0], 32'd0} : c7_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire [63:0] z_setup_mterm_1 = {26'd0, z_setup_mterm}; // gfx12BoxDecoder.ts:77
+  wire c7_min_z_mag_and = z_setup_neg & c7_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c7_min_z_mag_mux_1 = c7_min_z_mag_and ? z_setup_mterm_1 - c7_min_z_mag_mux : c7_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [31:0] z_setup_origin_if_z_setup_origin_ne_2147483648_else_0 = z_setup_origin != 32'h80000000 ? z_setup_origin : 32'd0; // gfx12BoxDecoder.ts:77
+  wire c7_min_z_mag_bits_63_32_eq_0 = c7_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c7_min_z_mant_mux = c7_min_z_mag_bits_63_32_eq_0 ? {c7_min_z_mag[31:0], 32'd0} : c7_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c7_min_z_mant_eq_1 = c7_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_z_mant_mux_1 = c7_min_z_mant_eq_1 ? {c7_min_z_mant_mux[47:0], 16'd0} : c7_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c7_min_z_mant_eq_2 = c7_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -934,19 +936,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_min_z_mant_mux_4 = c7_min_z_mant_eq_4 ? {c7_min_z_mant_mux_3[61:0], 2'd0} : c7_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c7_min_z_mant_eq_5 = ~c7_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_z_mant_mux_5 = c7_min_z_mant_eq_5 ? {c7_min_z_mant_mux_4[62:0], 1'd0} : c7_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_z_shift_or_2 = (c7_min_z_mant_eq ? 7'd32 : 7'd0) | (c7_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c7_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_z_shift_or_4 = c7_min_z_shift_or_2 | (c7_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c7_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c7_min_z_shift_sub = {1'd0, c7_min_z_base} + 10'h3f - {3'd0, c7_min_z_shift_or_4 | (c7_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_z_shift_or_1 = (c7_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c7_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_z_shift_or_3 = c7_min_z_shift_or_1 | (c7_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c7_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_z_shift_or_5 = c7_min_z_shift_or_3 | (c7_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c7_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c7_min_z_shift_sub = {1'd0, c7_min_z_base} + 10'h3f - {3'd0, c7_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c7_min_z_shift_sub_1 = c7_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c7_min_z_add_1 = {2'd0, {c7_min_z_shift, 23'd0}} + {10'd0, c7_min_z_mant} + {33'd0, c7_min_z_sticky & c7_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c7_min_z_mux_1 = 34'h7f800000 <= c7_min_z_add_1 ? (c7_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c7_min_z_concat_1 = {c7_min_z_neg2, c7_min_z_small ? {8'd0, c7_min_z_small_bits} : c7_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_max_x_mag_mux = x_setup_qsticky ? {63'd0, c7_x_qmax1 != 13'd0} : {51'd0, c7_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c7_max_x_mag_and = x_setup_neg & c7_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_x_mag_mux_1 = c7_max_x_mag_and ? c7_min_x_mag_zext_2 - c7_max_x_mag_mux : c7_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_x_mag_mux_2 = x_setup_neg ? c7_max_x_mag_mux_1 : c7_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c7_max_x_mant_eq = c7_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_x_mant_mux = c7_max_x_mant_eq ? {c7_max_x_mag[31:0], 32'd0} : c7_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c7_max_x_mag_and = x_setup_neg & c7_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c7_max_x_mag_mux_1 = c7_max_x_mag_and ? x_setup_mterm_1 - c7_max_x_mag_mux : c7_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c7_max_x_mag_bits_63_32_eq_0 = c7_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c7_max_x_mant_mux = c7_max_x_mag_bits_63_32_eq_0 ? {c7_max_x_mag[31:0], 32'd0} : c7_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c7_max_x_mant_eq_1 = c7_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_x_mant_mux_1 = c7_max_x_mant_eq_1 ? {c7_max_x_mant_mux[47:0], 16'd0} : c7_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c7_max_x_mant_eq_2 = c7_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -957,20 +959,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_max_x_mant_mux_4 = c7_max_x_mant_eq_4 ? {c7_max_x_mant_mux_3[61:0], 2'd0} : c7_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c7_max_x_mant_eq_5 = ~c7_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_x_mant_mux_5 = c7_max_x_mant_eq_5 ? {c7_max_x_mant_mux_4[62:0], 1'd0} : c7_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_x_shift_or_2 = (c7_max_x_mant_eq ? 7'd32 : 7'd0) | (c7_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c7_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_x_shift_or_4 = c7_max_x_shift_or_2 | (c7_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c7_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c7_max_x_shift_sub = {1'd0, c7_max_x_base} + 10'h3f - {3'd0, c7_max_x_shift_or_4 | (c7_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_x_shift_or_1 = (c7_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c7_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_x_shift_or_3 = c7_max_x_shift_or_1 | (c7_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c7_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_x_shift_or_5 = c7_max_x_shift_or_3 | (c7_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c7_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c7_max_x_shift_sub = {1'd0, c7_max_x_base} + 10'h3f - {3'd0, c7_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c7_max_x_shift_sub_1 = c7_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c7_max_x_not = ~c7_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c7_max_x_add_1 = {2'd0, {c7_max_x_shift, 23'd0}} + {10'd0, c7_max_x_mant} + {33'd0, c7_max_x_sticky & c7_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c7_max_x_mux_1 = 34'h7f800000 <= c7_max_x_add_1 ? (c7_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c7_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c7_max_x_neg2 = ~c7_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c7_max_x_add_1 = {2'd0, {c7_max_x_shift, 23'd0}} + {10'd0, c7_max_x_mant} + {33'd0, c7_max_x_sticky & not_c7_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c7_max_x_mux_1 = 34'h7f800000 <= c7_max_x_add_1 ? (not_c7_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c7_max_x_concat_1 = {c7_max_x_neg2, c7_max_x_small ? {8'd0, c7_max_x_small_bits} : c7_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_y_mag_mux = y_setup_qsticky ? {63'd0, c7_y_qmax1 != 13'd0} : {51'd0, c7_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c7_max_y_mag_and = y_setup_neg & c7_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_y_mag_mux_1 = c7_max_y_mag_and ? c7_min_y_mag_zext_2 - c7_max_y_mag_mux : c7_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_y_mag_mux_2 = y_setup_neg ? c7_max_y_mag_mux_1 : c7_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c7_max_y_mant_eq = c7_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_y_mant_mux = c7_max_y_mant_eq ? {c7_max_y_mag[31:0], 32'd0} : c7_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c7_max_y_mag_and = y_setup_neg & c7_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c7_max_y_mag_mux_1 = c7_max_y_mag_and ? y_setup_mterm_1 - c7_max_y_mag_mux : c7_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c7_max_y_mag_bits_63_32_eq_0 = c7_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c7_max_y_mant_mux = c7_max_y_mag_bits_63_32_eq_0 ? {c7_max_y_mag[31:0], 32'd0} : c7_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c7_max_y_mant_eq_1 = c7_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_y_mant_mux_1 = c7_max_y_mant_eq_1 ? {c7_max_y_mant_mux[47:0], 16'd0} : c7_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c7_max_y_mant_eq_2 = c7_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -981,20 +983,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_max_y_mant_mux_4 = c7_max_y_mant_eq_4 ? {c7_max_y_mant_mux_3[61:0], 2'd0} : c7_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c7_max_y_mant_eq_5 = ~c7_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_y_mant_mux_5 = c7_max_y_mant_eq_5 ? {c7_max_y_mant_mux_4[62:0], 1'd0} : c7_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_y_shift_or_2 = (c7_max_y_mant_eq ? 7'd32 : 7'd0) | (c7_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c7_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_y_shift_or_4 = c7_max_y_shift_or_2 | (c7_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c7_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c7_max_y_shift_sub = {1'd0, c7_max_y_base} + 10'h3f - {3'd0, c7_max_y_shift_or_4 | (c7_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_y_shift_or_1 = (c7_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c7_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_y_shift_or_3 = c7_max_y_shift_or_1 | (c7_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c7_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_y_shift_or_5 = c7_max_y_shift_or_3 | (c7_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c7_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c7_max_y_shift_sub = {1'd0, c7_max_y_base} + 10'h3f - {3'd0, c7_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c7_max_y_shift_sub_1 = c7_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c7_max_y_not = ~c7_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c7_max_y_add_1 = {2'd0, {c7_max_y_shift, 23'd0}} + {10'd0, c7_max_y_mant} + {33'd0, c7_max_y_sticky & c7_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c7_max_y_mux_1 = 34'h7f800000 <= c7_max_y_add_1 ? (c7_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c7_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c7_max_y_neg2 = ~c7_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c7_max_y_add_1 = {2'd0, {c7_max_y_shift, 23'd0}} + {10'd0, c7_max_y_mant} + {33'd0, c7_max_y_sticky & not_c7_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c7_max_y_mux_1 = 34'h7f800000 <= c7_max_y_add_1 ? (not_c7_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c7_max_y_concat_1 = {c7_max_y_neg2, c7_max_y_small ? {8'd0, c7_max_y_small_bits} : c7_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_z_mag_mux = z_setup_qsticky ? {63'd0, c7_z_qmax1 != 13'd0} : {51'd0, c7_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c7_max_z_mag_and = z_setup_neg & c7_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_z_mag_mux_1 = c7_max_z_mag_and ? c7_min_z_mag_zext_2 - c7_max_z_mag_mux : c7_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_z_mag_mux_2 = z_setup_neg ? c7_max_z_mag_mux_1 : c7_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c7_max_z_mant_eq = c7_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c7_max_z_mant_mux = c7_max_z_mant_eq ? {c7_max_z_mag[31:0], 32'd0} : c7_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c7_max_z_mag_and = z_setup_neg & c7_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c7_max_z_mag_mux_1 = c7_max_z_mag_and ? z_setup_mterm_1 - c7_max_z_mag_mux : c7_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c7_max_z_mag_bits_63_32_eq_0 = c7_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c7_max_z_mant_mux = c7_max_z_mag_bits_63_32_eq_0 ? {c7_max_z_mag[31:0], 32'd0} : c7_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c7_max_z_mant_eq_1 = c7_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_z_mant_mux_1 = c7_max_z_mant_eq_1 ? {c7_max_z_mant_mux[47:0], 16'd0} : c7_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c7_max_z_mant_eq_2 = c7_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1005,20 +1007,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_max_z_mant_mux_4 = c7_max_z_mant_eq_4 ? {c7_max_z_mant_mux_3[61:0], 2'd0} : c7_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c7_max_z_mant_eq_5 = ~c7_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_z_mant_mux_5 = c7_max_z_mant_eq_5 ? {c7_max_z_mant_mux_4[62:0], 1'd0} : c7_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_z_shift_or_2 = (c7_max_z_mant_eq ? 7'd32 : 7'd0) | (c7_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c7_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_z_shift_or_4 = c7_max_z_shift_or_2 | (c7_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c7_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c7_max_z_shift_sub = {1'd0, c7_max_z_base} + 10'h3f - {3'd0, c7_max_z_shift_or_4 | (c7_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_z_shift_or_1 = (c7_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c7_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_z_shift_or_3 = c7_max_z_shift_or_1 | (c7_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c7_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_z_shift_or_5 = c7_max_z_shift_or_3 | (c7_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c7_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c7_max_z_shift_sub = {1'd0, c7_max_z_base} + 10'h3f - {3'd0, c7_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c7_max_z_shift_sub_1 = c7_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c7_max_z_not = ~c7_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c7_max_z_add_1 = {2'd0, {c7_max_z_shift, 23'd0}} + {10'd0, c7_max_z_mant} + {33'd0, c7_max_z_sticky & c7_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c7_max_z_mux_1 = 34'h7f800000 <= c7_max_z_add_1 ? (c7_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c7_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c7_max_z_neg2 = ~c7_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c7_max_z_add_1 = {2'd0, {c7_max_z_shift, 23'd0}} + {10'd0, c7_max_z_mant} + {33'd0, c7_max_z_sticky & not_c7_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c7_max_z_mux_1 = 34'h7f800000 <= c7_max_z_add_1 ? (not_c7_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c7_max_z_concat_1 = {c7_max_z_neg2, c7_max_z_small ? {8'd0, c7_max_z_small_bits} : c7_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_min_x_mag_mux = x_setup_qsticky ? {63'd0, c6_x_qmin != 13'd0} : {51'd0, c6_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c6_min_x_mag_and = x_setup_neg & c6_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_x_mag_mux_1 = c6_min_x_mag_and ? c7_min_x_mag_zext_2 - c6_min_x_mag_mux : c6_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_x_mag_mux_2 = x_setup_neg ? c6_min_x_mag_mux_1 : c6_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c6_min_x_mant_eq = c6_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_x_mant_mux = c6_min_x_mant_eq ? {c6_min_x_mag[31:0], 32'd0} : c6_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c6_min_x_mag_and = x_setup_neg & c6_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c6_min_x_mag_mux_1 = c6_min_x_mag_and ? x_setup_mterm_1 - c6_min_x_mag_mux : c6_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c6_min_x_mag_bits_63_32_eq_0 = c6_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c6_min_x_mant_mux = c6_min_x_mag_bits_63_32_eq_0 ? {c6_min_x_mag[31:0], 32'd0} : c6_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c6_min_x_mant_eq_1 = c6_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_x_mant_mux_1 = c6_min_x_mant_eq_1 ? {c6_min_x_mant_mux[47:0], 16'd0} : c6_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c6_min_x_mant_eq_2 = c6_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1029,19 +1031,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_min_x_mant_mux_4 = c6_min_x_mant_eq_4 ? {c6_min_x_mant_mux_3[61:0], 2'd0} : c6_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c6_min_x_mant_eq_5 = ~c6_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_x_mant_mux_5 = c6_min_x_mant_eq_5 ? {c6_min_x_mant_mux_4[62:0], 1'd0} : c6_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_x_shift_or_2 = (c6_min_x_mant_eq ? 7'd32 : 7'd0) | (c6_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c6_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_x_shift_or_4 = c6_min_x_shift_or_2 | (c6_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c6_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c6_min_x_shift_sub = {1'd0, c6_min_x_base} + 10'h3f - {3'd0, c6_min_x_shift_or_4 | (c6_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_x_shift_or_1 = (c6_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c6_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_x_shift_or_3 = c6_min_x_shift_or_1 | (c6_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c6_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_x_shift_or_5 = c6_min_x_shift_or_3 | (c6_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c6_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c6_min_x_shift_sub = {1'd0, c6_min_x_base} + 10'h3f - {3'd0, c6_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c6_min_x_shift_sub_1 = c6_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c6_min_x_add_1 = {2'd0, {c6_min_x_shift, 23'd0}} + {10'd0, c6_min_x_mant} + {33'd0, c6_min_x_sticky & c6_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c6_min_x_mux_1 = 34'h7f800000 <= c6_min_x_add_1 ? (c6_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c6_min_x_concat_1 = {c6_min_x_neg2, c6_min_x_small ? {8'd0, c6_min_x_small_bits} : c6_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_y_mag_mux = y_setup_qsticky ? {63'd0, c6_y_qmin != 13'd0} : {51'd0, c6_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c6_min_y_mag_and = y_setup_neg & c6_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_y_mag_mux_1 = c6_min_y_mag_and ? c7_min_y_mag_zext_2 - c6_min_y_mag_mux : c6_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_y_mag_mux_2 = y_setup_neg ? c6_min_y_mag_mux_1 : c6_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c6_min_y_mant_eq = c6_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_y_mant_mux = c6_min_y_mant_eq ? {c6_min_y_mag[31:0], 32'd0} : c6_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c6_min_y_mag_and = y_setup_neg & c6_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c6_min_y_mag_mux_1 = c6_min_y_mag_and ? y_setup_mterm_1 - c6_min_y_mag_mux : c6_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c6_min_y_mag_bits_63_32_eq_0 = c6_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c6_min_y_mant_mux = c6_min_y_mag_bits_63_32_eq_0 ? {c6_min_y_mag[31:0], 32'd0} : c6_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c6_min_y_mant_eq_1 = c6_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_y_mant_mux_1 = c6_min_y_mant_eq_1 ? {c6_min_y_mant_mux[47:0], 16'd0} : c6_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c6_min_y_mant_eq_2 = c6_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1052,19 +1054,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_min_y_mant_mux_4 = c6_min_y_mant_eq_4 ? {c6_min_y_mant_mux_3[61:0], 2'd0} : c6_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c6_min_y_mant_eq_5 = ~c6_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_y_mant_mux_5 = c6_min_y_mant_eq_5 ? {c6_min_y_mant_mux_4[62:0], 1'd0} : c6_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_y_shift_or_2 = (c6_min_y_mant_eq ? 7'd32 : 7'd0) | (c6_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c6_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_y_shift_or_4 = c6_min_y_shift_or_2 | (c6_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c6_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c6_min_y_shift_sub = {1'd0, c6_min_y_base} + 10'h3f - {3'd0, c6_min_y_shift_or_4 | (c6_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_y_shift_or_1 = (c6_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c6_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_y_shift_or_3 = c6_min_y_shift_or_1 | (c6_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c6_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_y_shift_or_5 = c6_min_y_shift_or_3 | (c6_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c6_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c6_min_y_shift_sub = {1'd0, c6_min_y_base} + 10'h3f - {3'd0, c6_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c6_min_y_shift_sub_1 = c6_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c6_min_y_add_1 = {2'd0, {c6_min_y_shift, 23'd0}} + {10'd0, c6_min_y_mant} + {33'd0, c6_min_y_sticky & c6_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c6_min_y_mux_1 = 34'h7f800000 <= c6_min_y_add_1 ? (c6_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c6_min_y_concat_1 = {c6_min_y_neg2, c6_min_y_small ? {8'd0, c6_min_y_small_bits} : c6_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_z_mag_mux = z_setup_qsticky ? {63'd0, c6_z_qmin != 13'd0} : {51'd0, c6_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c6_min_z_mag_and = z_setup_neg & c6_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_z_mag_mux_1 = c6_min_z_mag_and ? c7_min_z_mag_zext_2 - c6_min_z_mag_mux : c6_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_z_mag_mux_2 = z_setup_neg ? c6_min_z_mag_mux_1 : c6_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c6_min_z_mant_eq = c6_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c6_min_z_mant_mux = c6_min_z_mant_eq ? {c6_min_z_mag[31:0], 32'd0} : c6_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c6_min_z_mag_and = z_setup_neg & c6_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c6_min_z_mag_mux_1 = c6_min_z_mag_and ? z_setup_mterm_1 - c6_min_z_mag_mux : c6_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c6_min_z_mag_bits_63_32_eq_0 = c6_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c6_min_z_mant_mux = c6_min_z_mag_bits_63_32_eq_0 ? {c6_min_z_mag[31:0], 32'd0} : c6_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c6_min_z_mant_eq_1 = c6_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_z_mant_mux_1 = c6_min_z_mant_eq_1 ? {c6_min_z_mant_mux[47:0], 16'd0} : c6_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c6_min_z_mant_eq_2 = c6_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1075,19 +1077,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_min_z_mant_mux_4 = c6_min_z_mant_eq_4 ? {c6_min_z_mant_mux_3[61:0], 2'd0} : c6_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c6_min_z_mant_eq_5 = ~c6_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_z_mant_mux_5 = c6_min_z_mant_eq_5 ? {c6_min_z_mant_mux_4[62:0], 1'd0} : c6_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_z_shift_or_2 = (c6_min_z_mant_eq ? 7'd32 : 7'd0) | (c6_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c6_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_z_shift_or_4 = c6_min_z_shift_or_2 | (c6_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c6_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c6_min_z_shift_sub = {1'd0, c6_min_z_base} + 10'h3f - {3'd0, c6_min_z_shift_or_4 | (c6_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_z_shift_or_1 = (c6_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c6_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_z_shift_or_3 = c6_min_z_shift_or_1 | (c6_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c6_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_z_shift_or_5 = c6_min_z_shift_or_3 | (c6_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c6_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c6_min_z_shift_sub = {1'd0, c6_min_z_base} + 10'h3f - {3'd0, c6_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c6_min_z_shift_sub_1 = c6_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c6_min_z_add_1 = {2'd0, {c6_min_z_shift, 23'd0}} + {10'd0, c6_min_z_mant} + {33'd0, c6_min_z_sticky & c6_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c6_min_z_mux_1 = 34'h7f800000 <= c6_min_z_add_1 ? (c6_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c6_min_z_concat_1 = {c6_min_z_neg2, c6_min_z_small ? {8'd0, c6_min_z_small_bits} : c6_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_max_x_mag_mux = x_setup_qsticky ? {63'd0, c6_x_qmax1 != 13'd0} : {51'd0, c6_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c6_max_x_mag_and = x_setup_neg & c6_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_x_mag_mux_1 = c6_max_x_mag_and ? c7_min_x_mag_zext_2 - c6_max_x_mag_mux : c6_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_x_mag_mux_2 = x_setup_neg ? c6_max_x_mag_mux_1 : c6_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c6_max_x_mant_eq = c6_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_x_mant_mux = c6_max_x_mant_eq ? {c6_max_x_mag[31:0], 32'd0} : c6_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c6_max_x_mag_and = x_setup_neg & c6_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c6_max_x_mag_mux_1 = c6_max_x_mag_and ? x_setup_mterm_1 - c6_max_x_mag_mux : c6_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c6_max_x_mag_bits_63_32_eq_0 = c6_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c6_max_x_mant_mux = c6_max_x_mag_bits_63_32_eq_0 ? {c6_max_x_mag[31:0], 32'd0} : c6_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c6_max_x_mant_eq_1 = c6_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_x_mant_mux_1 = c6_max_x_mant_eq_1 ? {c6_max_x_mant_mux[47:0], 16'd0} : c6_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c6_max_x_mant_eq_2 = c6_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1098,20 +1100,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_max_x_mant_mux_4 = c6_max_x_mant_eq_4 ? {c6_max_x_mant_mux_3[61:0], 2'd0} : c6_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c6_max_x_mant_eq_5 = ~c6_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_x_mant_mux_5 = c6_max_x_mant_eq_5 ? {c6_max_x_mant_mux_4[62:0], 1'd0} : c6_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_x_shift_or_2 = (c6_max_x_mant_eq ? 7'd32 : 7'd0) | (c6_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c6_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_x_shift_or_4 = c6_max_x_shift_or_2 | (c6_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c6_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c6_max_x_shift_sub = {1'd0, c6_max_x_base} + 10'h3f - {3'd0, c6_max_x_shift_or_4 | (c6_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_x_shift_or_1 = (c6_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c6_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_x_shift_or_3 = c6_max_x_shift_or_1 | (c6_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c6_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_x_shift_or_5 = c6_max_x_shift_or_3 | (c6_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c6_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c6_max_x_shift_sub = {1'd0, c6_max_x_base} + 10'h3f - {3'd0, c6_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c6_max_x_shift_sub_1 = c6_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c6_max_x_not = ~c6_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c6_max_x_add_1 = {2'd0, {c6_max_x_shift, 23'd0}} + {10'd0, c6_max_x_mant} + {33'd0, c6_max_x_sticky & c6_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c6_max_x_mux_1 = 34'h7f800000 <= c6_max_x_add_1 ? (c6_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c6_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c6_max_x_neg2 = ~c6_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c6_max_x_add_1 = {2'd0, {c6_max_x_shift, 23'd0}} + {10'd0, c6_max_x_mant} + {33'd0, c6_max_x_sticky & not_c6_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c6_max_x_mux_1 = 34'h7f800000 <= c6_max_x_add_1 ? (not_c6_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c6_max_x_concat_1 = {c6_max_x_neg2, c6_max_x_small ? {8'd0, c6_max_x_small_bits} : c6_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_y_mag_mux = y_setup_qsticky ? {63'd0, c6_y_qmax1 != 13'd0} : {51'd0, c6_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c6_max_y_mag_and = y_setup_neg & c6_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_y_mag_mux_1 = c6_max_y_mag_and ? c7_min_y_mag_zext_2 - c6_max_y_mag_mux : c6_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_y_mag_mux_2 = y_setup_neg ? c6_max_y_mag_mux_1 : c6_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c6_max_y_mant_eq = c6_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_y_mant_mux = c6_max_y_mant_eq ? {c6_max_y_mag[31:0], 32'd0} : c6_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c6_max_y_mag_and = y_setup_neg & c6_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c6_max_y_mag_mux_1 = c6_max_y_mag_and ? y_setup_mterm_1 - c6_max_y_mag_mux : c6_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c6_max_y_mag_bits_63_32_eq_0 = c6_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c6_max_y_mant_mux = c6_max_y_mag_bits_63_32_eq_0 ? {c6_max_y_mag[31:0], 32'd0} : c6_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c6_max_y_mant_eq_1 = c6_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_y_mant_mux_1 = c6_max_y_mant_eq_1 ? {c6_max_y_mant_mux[47:0], 16'd0} : c6_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c6_max_y_mant_eq_2 = c6_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1122,20 +1124,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_max_y_mant_mux_4 = c6_max_y_mant_eq_4 ? {c6_max_y_mant_mux_3[61:0], 2'd0} : c6_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c6_max_y_mant_eq_5 = ~c6_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_y_mant_mux_5 = c6_max_y_mant_eq_5 ? {c6_max_y_mant_mux_4[62:0], 1'd0} : c6_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_y_shift_or_2 = (c6_max_y_mant_eq ? 7'd32 : 7'd0) | (c6_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c6_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_y_shift_or_4 = c6_max_y_shift_or_2 | (c6_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c6_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c6_max_y_shift_sub = {1'd0, c6_max_y_base} + 10'h3f - {3'd0, c6_max_y_shift_or_4 | (c6_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_y_shift_or_1 = (c6_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c6_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_y_shift_or_3 = c6_max_y_shift_or_1 | (c6_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c6_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_y_shift_or_5 = c6_max_y_shift_or_3 | (c6_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c6_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c6_max_y_shift_sub = {1'd0, c6_max_y_base} + 10'h3f - {3'd0, c6_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c6_max_y_shift_sub_1 = c6_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c6_max_y_not = ~c6_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c6_max_y_add_1 = {2'd0, {c6_max_y_shift, 23'd0}} + {10'd0, c6_max_y_mant} + {33'd0, c6_max_y_sticky & c6_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c6_max_y_mux_1 = 34'h7f800000 <= c6_max_y_add_1 ? (c6_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c6_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c6_max_y_neg2 = ~c6_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c6_max_y_add_1 = {2'd0, {c6_max_y_shift, 23'd0}} + {10'd0, c6_max_y_mant} + {33'd0, c6_max_y_sticky & not_c6_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c6_max_y_mux_1 = 34'h7f800000 <= c6_max_y_add_1 ? (not_c6_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c6_max_y_concat_1 = {c6_max_y_neg2, c6_max_y_small ? {8'd0, c6_max_y_small_bits} : c6_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_z_mag_mux = z_setup_qsticky ? {63'd0, c6_z_qmax1 != 13'd0} : {51'd0, c6_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c6_max_z_mag_and = z_setup_neg & c6_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_z_mag_mux_1 = c6_max_z_mag_and ? c7_min_z_mag_zext_2 - c6_max_z_mag_mux : c6_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_z_mag_mux_2 = z_setup_neg ? c6_max_z_mag_mux_1 : c6_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c6_max_z_mant_eq = c6_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c6_max_z_mant_mux = c6_max_z_mant_eq ? {c6_max_z_mag[31:0], 32'd0} : c6_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c6_max_z_mag_and = z_setup_neg & c6_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c6_max_z_mag_mux_1 = c6_max_z_mag_and ? z_setup_mterm_1 - c6_max_z_mag_mux : c6_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c6_max_z_mag_bits_63_32_eq_0 = c6_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c6_max_z_mant_mux = c6_max_z_mag_bits_63_32_eq_0 ? {c6_max_z_mag[31:0], 32'd0} : c6_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c6_max_z_mant_eq_1 = c6_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_z_mant_mux_1 = c6_max_z_mant_eq_1 ? {c6_max_z_mant_mux[47:0], 16'd0} : c6_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c6_max_z_mant_eq_2 = c6_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1146,20 +1148,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_max_z_mant_mux_4 = c6_max_z_mant_eq_4 ? {c6_max_z_mant_mux_3[61:0], 2'd0} : c6_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c6_max_z_mant_eq_5 = ~c6_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_z_mant_mux_5 = c6_max_z_mant_eq_5 ? {c6_max_z_mant_mux_4[62:0], 1'd0} : c6_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_z_shift_or_2 = (c6_max_z_mant_eq ? 7'd32 : 7'd0) | (c6_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c6_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_z_shift_or_4 = c6_max_z_shift_or_2 | (c6_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c6_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c6_max_z_shift_sub = {1'd0, c6_max_z_base} + 10'h3f - {3'd0, c6_max_z_shift_or_4 | (c6_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_z_shift_or_1 = (c6_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c6_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_z_shift_or_3 = c6_max_z_shift_or_1 | (c6_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c6_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_z_shift_or_5 = c6_max_z_shift_or_3 | (c6_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c6_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c6_max_z_shift_sub = {1'd0, c6_max_z_base} + 10'h3f - {3'd0, c6_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c6_max_z_shift_sub_1 = c6_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c6_max_z_not = ~c6_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c6_max_z_add_1 = {2'd0, {c6_max_z_shift, 23'd0}} + {10'd0, c6_max_z_mant} + {33'd0, c6_max_z_sticky & c6_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c6_max_z_mux_1 = 34'h7f800000 <= c6_max_z_add_1 ? (c6_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c6_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c6_max_z_neg2 = ~c6_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c6_max_z_add_1 = {2'd0, {c6_max_z_shift, 23'd0}} + {10'd0, c6_max_z_mant} + {33'd0, c6_max_z_sticky & not_c6_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c6_max_z_mux_1 = 34'h7f800000 <= c6_max_z_add_1 ? (not_c6_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c6_max_z_concat_1 = {c6_max_z_neg2, c6_max_z_small ? {8'd0, c6_max_z_small_bits} : c6_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_min_x_mag_mux = x_setup_qsticky ? {63'd0, c5_x_qmin != 13'd0} : {51'd0, c5_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c5_min_x_mag_and = x_setup_neg & c5_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_x_mag_mux_1 = c5_min_x_mag_and ? c7_min_x_mag_zext_2 - c5_min_x_mag_mux : c5_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_x_mag_mux_2 = x_setup_neg ? c5_min_x_mag_mux_1 : c5_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c5_min_x_mant_eq = c5_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_x_mant_mux = c5_min_x_mant_eq ? {c5_min_x_mag[31:0], 32'd0} : c5_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c5_min_x_mag_and = x_setup_neg & c5_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c5_min_x_mag_mux_1 = c5_min_x_mag_and ? x_setup_mterm_1 - c5_min_x_mag_mux : c5_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c5_min_x_mag_bits_63_32_eq_0 = c5_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c5_min_x_mant_mux = c5_min_x_mag_bits_63_32_eq_0 ? {c5_min_x_mag[31:0], 32'd0} : c5_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c5_min_x_mant_eq_1 = c5_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_x_mant_mux_1 = c5_min_x_mant_eq_1 ? {c5_min_x_mant_mux[47:0], 16'd0} : c5_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c5_min_x_mant_eq_2 = c5_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1170,19 +1172,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_min_x_mant_mux_4 = c5_min_x_mant_eq_4 ? {c5_min_x_mant_mux_3[61:0], 2'd0} : c5_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c5_min_x_mant_eq_5 = ~c5_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_x_mant_mux_5 = c5_min_x_mant_eq_5 ? {c5_min_x_mant_mux_4[62:0], 1'd0} : c5_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_x_shift_or_2 = (c5_min_x_mant_eq ? 7'd32 : 7'd0) | (c5_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c5_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_x_shift_or_4 = c5_min_x_shift_or_2 | (c5_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c5_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c5_min_x_shift_sub = {1'd0, c5_min_x_base} + 10'h3f - {3'd0, c5_min_x_shift_or_4 | (c5_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_x_shift_or_1 = (c5_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c5_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_x_shift_or_3 = c5_min_x_shift_or_1 | (c5_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c5_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_x_shift_or_5 = c5_min_x_shift_or_3 | (c5_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c5_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c5_min_x_shift_sub = {1'd0, c5_min_x_base} + 10'h3f - {3'd0, c5_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c5_min_x_shift_sub_1 = c5_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c5_min_x_add_1 = {2'd0, {c5_min_x_shift, 23'd0}} + {10'd0, c5_min_x_mant} + {33'd0, c5_min_x_sticky & c5_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c5_min_x_mux_1 = 34'h7f800000 <= c5_min_x_add_1 ? (c5_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c5_min_x_concat_1 = {c5_min_x_neg2, c5_min_x_small ? {8'd0, c5_min_x_small_bits} : c5_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_y_mag_mux = y_setup_qsticky ? {63'd0, c5_y_qmin != 13'd0} : {51'd0, c5_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c5_min_y_mag_and = y_setup_neg & c5_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_y_mag_mux_1 = c5_min_y_mag_and ? c7_min_y_mag_zext_2 - c5_min_y_mag_mux : c5_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_y_mag_mux_2 = y_setup_neg ? c5_min_y_mag_mux_1 : c5_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c5_min_y_mant_eq = c5_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_y_mant_mux = c5_min_y_mant_eq ? {c5_min_y_mag[31:0], 32'd0} : c5_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c5_min_y_mag_and = y_setup_neg & c5_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c5_min_y_mag_mux_1 = c5_min_y_mag_and ? y_setup_mterm_1 - c5_min_y_mag_mux : c5_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c5_min_y_mag_bits_63_32_eq_0 = c5_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c5_min_y_mant_mux = c5_min_y_mag_bits_63_32_eq_0 ? {c5_min_y_mag[31:0], 32'd0} : c5_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c5_min_y_mant_eq_1 = c5_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_y_mant_mux_1 = c5_min_y_mant_eq_1 ? {c5_min_y_mant_mux[47:0], 16'd0} : c5_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c5_min_y_mant_eq_2 = c5_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1193,19 +1195,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_min_y_mant_mux_4 = c5_min_y_mant_eq_4 ? {c5_min_y_mant_mux_3[61:0], 2'd0} : c5_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c5_min_y_mant_eq_5 = ~c5_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_y_mant_mux_5 = c5_min_y_mant_eq_5 ? {c5_min_y_mant_mux_4[62:0], 1'd0} : c5_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_y_shift_or_2 = (c5_min_y_mant_eq ? 7'd32 : 7'd0) | (c5_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c5_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_y_shift_or_4 = c5_min_y_shift_or_2 | (c5_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c5_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c5_min_y_shift_sub = {1'd0, c5_min_y_base} + 10'h3f - {3'd0, c5_min_y_shift_or_4 | (c5_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_y_shift_or_1 = (c5_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c5_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_y_shift_or_3 = c5_min_y_shift_or_1 | (c5_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c5_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_y_shift_or_5 = c5_min_y_shift_or_3 | (c5_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c5_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c5_min_y_shift_sub = {1'd0, c5_min_y_base} + 10'h3f - {3'd0, c5_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c5_min_y_shift_sub_1 = c5_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c5_min_y_add_1 = {2'd0, {c5_min_y_shift, 23'd0}} + {10'd0, c5_min_y_mant} + {33'd0, c5_min_y_sticky & c5_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c5_min_y_mux_1 = 34'h7f800000 <= c5_min_y_add_1 ? (c5_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c5_min_y_concat_1 = {c5_min_y_neg2, c5_min_y_small ? {8'd0, c5_min_y_small_bits} : c5_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_z_mag_mux = z_setup_qsticky ? {63'd0, c5_z_qmin != 13'd0} : {51'd0, c5_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c5_min_z_mag_and = z_setup_neg & c5_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_z_mag_mux_1 = c5_min_z_mag_and ? c7_min_z_mag_zext_2 - c5_min_z_mag_mux : c5_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_z_mag_mux_2 = z_setup_neg ? c5_min_z_mag_mux_1 : c5_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c5_min_z_mant_eq = c5_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c5_min_z_mant_mux = c5_min_z_mant_eq ? {c5_min_z_mag[31:0], 32'd0} : c5_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c5_min_z_mag_and = z_setup_neg & c5_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c5_min_z_mag_mux_1 = c5_min_z_mag_and ? z_setup_mterm_1 - c5_min_z_mag_mux : c5_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c5_min_z_mag_bits_63_32_eq_0 = c5_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c5_min_z_mant_mux = c5_min_z_mag_bits_63_32_eq_0 ? {c5_min_z_mag[31:0], 32'd0} : c5_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c5_min_z_mant_eq_1 = c5_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_z_mant_mux_1 = c5_min_z_mant_eq_1 ? {c5_min_z_mant_mux[47:0], 16'd0} : c5_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c5_min_z_mant_eq_2 = c5_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1216,19 +1218,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_min_z_mant_mux_4 = c5_min_z_mant_eq_4 ? {c5_min_z_mant_mux_3[61:0], 2'd0} : c5_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c5_min_z_mant_eq_5 = ~c5_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_z_mant_mux_5 = c5_min_z_mant_eq_5 ? {c5_min_z_mant_mux_4[62:0], 1'd0} : c5_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_z_shift_or_2 = (c5_min_z_mant_eq ? 7'd32 : 7'd0) | (c5_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c5_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_z_shift_or_4 = c5_min_z_shift_or_2 | (c5_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c5_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c5_min_z_shift_sub = {1'd0, c5_min_z_base} + 10'h3f - {3'd0, c5_min_z_shift_or_4 | (c5_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_z_shift_or_1 = (c5_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c5_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_z_shift_or_3 = c5_min_z_shift_or_1 | (c5_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c5_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_z_shift_or_5 = c5_min_z_shift_or_3 | (c5_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c5_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c5_min_z_shift_sub = {1'd0, c5_min_z_base} + 10'h3f - {3'd0, c5_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c5_min_z_shift_sub_1 = c5_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c5_min_z_add_1 = {2'd0, {c5_min_z_shift, 23'd0}} + {10'd0, c5_min_z_mant} + {33'd0, c5_min_z_sticky & c5_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c5_min_z_mux_1 = 34'h7f800000 <= c5_min_z_add_1 ? (c5_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c5_min_z_concat_1 = {c5_min_z_neg2, c5_min_z_small ? {8'd0, c5_min_z_small_bits} : c5_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_max_x_mag_mux = x_setup_qsticky ? {63'd0, c5_x_qmax1 != 13'd0} : {51'd0, c5_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c5_max_x_mag_and = x_setup_neg & c5_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_x_mag_mux_1 = c5_max_x_mag_and ? c7_min_x_mag_zext_2 - c5_max_x_mag_mux : c5_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_x_mag_mux_2 = x_setup_neg ? c5_max_x_mag_mux_1 : c5_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c5_max_x_mant_eq = c5_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_x_mant_mux = c5_max_x_mant_eq ? {c5_max_x_mag[31:0], 32'd0} : c5_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c5_max_x_mag_and = x_setup_neg & c5_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c5_max_x_mag_mux_1 = c5_max_x_mag_and ? x_setup_mterm_1 - c5_max_x_mag_mux : c5_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c5_max_x_mag_bits_63_32_eq_0 = c5_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c5_max_x_mant_mux = c5_max_x_mag_bits_63_32_eq_0 ? {c5_max_x_mag[31:0], 32'd0} : c5_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c5_max_x_mant_eq_1 = c5_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_x_mant_mux_1 = c5_max_x_mant_eq_1 ? {c5_max_x_mant_mux[47:0], 16'd0} : c5_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c5_max_x_mant_eq_2 = c5_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1239,20 +1241,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_max_x_mant_mux_4 = c5_max_x_mant_eq_4 ? {c5_max_x_mant_mux_3[61:0], 2'd0} : c5_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c5_max_x_mant_eq_5 = ~c5_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_x_mant_mux_5 = c5_max_x_mant_eq_5 ? {c5_max_x_mant_mux_4[62:0], 1'd0} : c5_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_x_shift_or_2 = (c5_max_x_mant_eq ? 7'd32 : 7'd0) | (c5_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c5_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_x_shift_or_4 = c5_max_x_shift_or_2 | (c5_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c5_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c5_max_x_shift_sub = {1'd0, c5_max_x_base} + 10'h3f - {3'd0, c5_max_x_shift_or_4 | (c5_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_x_shift_or_1 = (c5_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c5_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_x_shift_or_3 = c5_max_x_shift_or_1 | (c5_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c5_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_x_shift_or_5 = c5_max_x_shift_or_3 | (c5_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c5_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c5_max_x_shift_sub = {1'd0, c5_max_x_base} + 10'h3f - {3'd0, c5_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c5_max_x_shift_sub_1 = c5_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c5_max_x_not = ~c5_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c5_max_x_add_1 = {2'd0, {c5_max_x_shift, 23'd0}} + {10'd0, c5_max_x_mant} + {33'd0, c5_max_x_sticky & c5_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c5_max_x_mux_1 = 34'h7f800000 <= c5_max_x_add_1 ? (c5_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c5_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c5_max_x_neg2 = ~c5_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c5_max_x_add_1 = {2'd0, {c5_max_x_shift, 23'd0}} + {10'd0, c5_max_x_mant} + {33'd0, c5_max_x_sticky & not_c5_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c5_max_x_mux_1 = 34'h7f800000 <= c5_max_x_add_1 ? (not_c5_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c5_max_x_concat_1 = {c5_max_x_neg2, c5_max_x_small ? {8'd0, c5_max_x_small_bits} : c5_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_y_mag_mux = y_setup_qsticky ? {63'd0, c5_y_qmax1 != 13'd0} : {51'd0, c5_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c5_max_y_mag_and = y_setup_neg & c5_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_y_mag_mux_1 = c5_max_y_mag_and ? c7_min_y_mag_zext_2 - c5_max_y_mag_mux : c5_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_y_mag_mux_2 = y_setup_neg ? c5_max_y_mag_mux_1 : c5_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c5_max_y_mant_eq = c5_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_y_mant_mux = c5_max_y_mant_eq ? {c5_max_y_mag[31:0], 32'd0} : c5_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c5_max_y_mag_and = y_setup_neg & c5_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c5_max_y_mag_mux_1 = c5_max_y_mag_and ? y_setup_mterm_1 - c5_max_y_mag_mux : c5_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c5_max_y_mag_bits_63_32_eq_0 = c5_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c5_max_y_mant_mux = c5_max_y_mag_bits_63_32_eq_0 ? {c5_max_y_mag[31:0], 32'd0} : c5_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c5_max_y_mant_eq_1 = c5_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_y_mant_mux_1 = c5_max_y_mant_eq_1 ? {c5_max_y_mant_mux[47:0], 16'd0} : c5_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c5_max_y_mant_eq_2 = c5_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1263,20 +1265,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_max_y_mant_mux_4 = c5_max_y_mant_eq_4 ? {c5_max_y_mant_mux_3[61:0], 2'd0} : c5_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c5_max_y_mant_eq_5 = ~c5_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_y_mant_mux_5 = c5_max_y_mant_eq_5 ? {c5_max_y_mant_mux_4[62:0], 1'd0} : c5_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_y_shift_or_2 = (c5_max_y_mant_eq ? 7'd32 : 7'd0) | (c5_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c5_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_y_shift_or_4 = c5_max_y_shift_or_2 | (c5_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c5_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c5_max_y_shift_sub = {1'd0, c5_max_y_base} + 10'h3f - {3'd0, c5_max_y_shift_or_4 | (c5_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_y_shift_or_1 = (c5_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c5_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_y_shift_or_3 = c5_max_y_shift_or_1 | (c5_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c5_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_y_shift_or_5 = c5_max_y_shift_or_3 | (c5_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c5_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c5_max_y_shift_sub = {1'd0, c5_max_y_base} + 10'h3f - {3'd0, c5_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c5_max_y_shift_sub_1 = c5_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c5_max_y_not = ~c5_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c5_max_y_add_1 = {2'd0, {c5_max_y_shift, 23'd0}} + {10'd0, c5_max_y_mant} + {33'd0, c5_max_y_sticky & c5_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c5_max_y_mux_1 = 34'h7f800000 <= c5_max_y_add_1 ? (c5_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c5_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c5_max_y_neg2 = ~c5_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c5_max_y_add_1 = {2'd0, {c5_max_y_shift, 23'd0}} + {10'd0, c5_max_y_mant} + {33'd0, c5_max_y_sticky & not_c5_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c5_max_y_mux_1 = 34'h7f800000 <= c5_max_y_add_1 ? (not_c5_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c5_max_y_concat_1 = {c5_max_y_neg2, c5_max_y_small ? {8'd0, c5_max_y_small_bits} : c5_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_z_mag_mux = z_setup_qsticky ? {63'd0, c5_z_qmax1 != 13'd0} : {51'd0, c5_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c5_max_z_mag_and = z_setup_neg & c5_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_z_mag_mux_1 = c5_max_z_mag_and ? c7_min_z_mag_zext_2 - c5_max_z_mag_mux : c5_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_z_mag_mux_2 = z_setup_neg ? c5_max_z_mag_mux_1 : c5_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c5_max_z_mant_eq = c5_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c5_max_z_mant_mux = c5_max_z_mant_eq ? {c5_max_z_mag[31:0], 32'd0} : c5_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c5_max_z_mag_and = z_setup_neg & c5_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c5_max_z_mag_mux_1 = c5_max_z_mag_and ? z_setup_mterm_1 - c5_max_z_mag_mux : c5_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c5_max_z_mag_bits_63_32_eq_0 = c5_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c5_max_z_mant_mux = c5_max_z_mag_bits_63_32_eq_0 ? {c5_max_z_mag[31:0], 32'd0} : c5_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c5_max_z_mant_eq_1 = c5_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_z_mant_mux_1 = c5_max_z_mant_eq_1 ? {c5_max_z_mant_mux[47:0], 16'd0} : c5_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c5_max_z_mant_eq_2 = c5_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1287,20 +1289,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_max_z_mant_mux_4 = c5_max_z_mant_eq_4 ? {c5_max_z_mant_mux_3[61:0], 2'd0} : c5_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c5_max_z_mant_eq_5 = ~c5_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_z_mant_mux_5 = c5_max_z_mant_eq_5 ? {c5_max_z_mant_mux_4[62:0], 1'd0} : c5_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_z_shift_or_2 = (c5_max_z_mant_eq ? 7'd32 : 7'd0) | (c5_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c5_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_z_shift_or_4 = c5_max_z_shift_or_2 | (c5_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c5_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c5_max_z_shift_sub = {1'd0, c5_max_z_base} + 10'h3f - {3'd0, c5_max_z_shift_or_4 | (c5_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_z_shift_or_1 = (c5_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c5_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_z_shift_or_3 = c5_max_z_shift_or_1 | (c5_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c5_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_z_shift_or_5 = c5_max_z_shift_or_3 | (c5_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c5_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c5_max_z_shift_sub = {1'd0, c5_max_z_base} + 10'h3f - {3'd0, c5_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c5_max_z_shift_sub_1 = c5_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c5_max_z_not = ~c5_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c5_max_z_add_1 = {2'd0, {c5_max_z_shift, 23'd0}} + {10'd0, c5_max_z_mant} + {33'd0, c5_max_z_sticky & c5_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c5_max_z_mux_1 = 34'h7f800000 <= c5_max_z_add_1 ? (c5_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c5_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c5_max_z_neg2 = ~c5_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c5_max_z_add_1 = {2'd0, {c5_max_z_shift, 23'd0}} + {10'd0, c5_max_z_mant} + {33'd0, c5_max_z_sticky & not_c5_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c5_max_z_mux_1 = 34'h7f800000 <= c5_max_z_add_1 ? (not_c5_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c5_max_z_concat_1 = {c5_max_z_neg2, c5_max_z_small ? {8'd0, c5_max_z_small_bits} : c5_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_min_x_mag_mux = x_setup_qsticky ? {63'd0, c4_x_qmin != 13'd0} : {51'd0, c4_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c4_min_x_mag_and = x_setup_neg & c4_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_x_mag_mux_1 = c4_min_x_mag_and ? c7_min_x_mag_zext_2 - c4_min_x_mag_mux : c4_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_x_mag_mux_2 = x_setup_neg ? c4_min_x_mag_mux_1 : c4_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c4_min_x_mant_eq = c4_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_x_mant_mux = c4_min_x_mant_eq ? {c4_min_x_mag[31:0], 32'd0} : c4_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c4_min_x_mag_and = x_setup_neg & c4_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c4_min_x_mag_mux_1 = c4_min_x_mag_and ? x_setup_mterm_1 - c4_min_x_mag_mux : c4_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c4_min_x_mag_bits_63_32_eq_0 = c4_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c4_min_x_mant_mux = c4_min_x_mag_bits_63_32_eq_0 ? {c4_min_x_mag[31:0], 32'd0} : c4_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c4_min_x_mant_eq_1 = c4_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_x_mant_mux_1 = c4_min_x_mant_eq_1 ? {c4_min_x_mant_mux[47:0], 16'd0} : c4_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c4_min_x_mant_eq_2 = c4_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1311,19 +1313,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_min_x_mant_mux_4 = c4_min_x_mant_eq_4 ? {c4_min_x_mant_mux_3[61:0], 2'd0} : c4_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c4_min_x_mant_eq_5 = ~c4_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_x_mant_mux_5 = c4_min_x_mant_eq_5 ? {c4_min_x_mant_mux_4[62:0], 1'd0} : c4_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_x_shift_or_2 = (c4_min_x_mant_eq ? 7'd32 : 7'd0) | (c4_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c4_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_x_shift_or_4 = c4_min_x_shift_or_2 | (c4_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c4_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c4_min_x_shift_sub = {1'd0, c4_min_x_base} + 10'h3f - {3'd0, c4_min_x_shift_or_4 | (c4_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_x_shift_or_1 = (c4_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c4_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_x_shift_or_3 = c4_min_x_shift_or_1 | (c4_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c4_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_x_shift_or_5 = c4_min_x_shift_or_3 | (c4_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c4_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c4_min_x_shift_sub = {1'd0, c4_min_x_base} + 10'h3f - {3'd0, c4_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c4_min_x_shift_sub_1 = c4_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c4_min_x_add_1 = {2'd0, {c4_min_x_shift, 23'd0}} + {10'd0, c4_min_x_mant} + {33'd0, c4_min_x_sticky & c4_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c4_min_x_mux_1 = 34'h7f800000 <= c4_min_x_add_1 ? (c4_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c4_min_x_concat_1 = {c4_min_x_neg2, c4_min_x_small ? {8'd0, c4_min_x_small_bits} : c4_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_y_mag_mux = y_setup_qsticky ? {63'd0, c4_y_qmin != 13'd0} : {51'd0, c4_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c4_min_y_mag_and = y_setup_neg & c4_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_y_mag_mux_1 = c4_min_y_mag_and ? c7_min_y_mag_zext_2 - c4_min_y_mag_mux : c4_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_y_mag_mux_2 = y_setup_neg ? c4_min_y_mag_mux_1 : c4_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c4_min_y_mant_eq = c4_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_y_mant_mux = c4_min_y_mant_eq ? {c4_min_y_mag[31:0], 32'd0} : c4_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c4_min_y_mag_and = y_setup_neg & c4_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c4_min_y_mag_mux_1 = c4_min_y_mag_and ? y_setup_mterm_1 - c4_min_y_mag_mux : c4_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c4_min_y_mag_bits_63_32_eq_0 = c4_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c4_min_y_mant_mux = c4_min_y_mag_bits_63_32_eq_0 ? {c4_min_y_mag[31:0], 32'd0} : c4_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c4_min_y_mant_eq_1 = c4_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_y_mant_mux_1 = c4_min_y_mant_eq_1 ? {c4_min_y_mant_mux[47:0], 16'd0} : c4_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c4_min_y_mant_eq_2 = c4_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1334,19 +1336,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_min_y_mant_mux_4 = c4_min_y_mant_eq_4 ? {c4_min_y_mant_mux_3[61:0], 2'd0} : c4_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c4_min_y_mant_eq_5 = ~c4_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_y_mant_mux_5 = c4_min_y_mant_eq_5 ? {c4_min_y_mant_mux_4[62:0], 1'd0} : c4_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_y_shift_or_2 = (c4_min_y_mant_eq ? 7'd32 : 7'd0) | (c4_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c4_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_y_shift_or_4 = c4_min_y_shift_or_2 | (c4_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c4_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c4_min_y_shift_sub = {1'd0, c4_min_y_base} + 10'h3f - {3'd0, c4_min_y_shift_or_4 | (c4_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_y_shift_or_1 = (c4_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c4_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_y_shift_or_3 = c4_min_y_shift_or_1 | (c4_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c4_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_y_shift_or_5 = c4_min_y_shift_or_3 | (c4_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c4_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c4_min_y_shift_sub = {1'd0, c4_min_y_base} + 10'h3f - {3'd0, c4_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c4_min_y_shift_sub_1 = c4_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c4_min_y_add_1 = {2'd0, {c4_min_y_shift, 23'd0}} + {10'd0, c4_min_y_mant} + {33'd0, c4_min_y_sticky & c4_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c4_min_y_mux_1 = 34'h7f800000 <= c4_min_y_add_1 ? (c4_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c4_min_y_concat_1 = {c4_min_y_neg2, c4_min_y_small ? {8'd0, c4_min_y_small_bits} : c4_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_z_mag_mux = z_setup_qsticky ? {63'd0, c4_z_qmin != 13'd0} : {51'd0, c4_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c4_min_z_mag_and = z_setup_neg & c4_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_z_mag_mux_1 = c4_min_z_mag_and ? c7_min_z_mag_zext_2 - c4_min_z_mag_mux : c4_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_z_mag_mux_2 = z_setup_neg ? c4_min_z_mag_mux_1 : c4_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c4_min_z_mant_eq = c4_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c4_min_z_mant_mux = c4_min_z_mant_eq ? {c4_min_z_mag[31:0], 32'd0} : c4_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c4_min_z_mag_and = z_setup_neg & c4_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c4_min_z_mag_mux_1 = c4_min_z_mag_and ? z_setup_mterm_1 - c4_min_z_mag_mux : c4_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c4_min_z_mag_bits_63_32_eq_0 = c4_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c4_min_z_mant_mux = c4_min_z_mag_bits_63_32_eq_0 ? {c4_min_z_mag[31:0], 32'd0} : c4_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c4_min_z_mant_eq_1 = c4_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_z_mant_mux_1 = c4_min_z_mant_eq_1 ? {c4_min_z_mant_mux[47:0], 16'd0} : c4_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c4_min_z_mant_eq_2 = c4_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1357,19 +1359,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_min_z_mant_mux_4 = c4_min_z_mant_eq_4 ? {c4_min_z_mant_mux_3[61:0], 2'd0} : c4_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c4_min_z_mant_eq_5 = ~c4_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_z_mant_mux_5 = c4_min_z_mant_eq_5 ? {c4_min_z_mant_mux_4[62:0], 1'd0} : c4_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_z_shift_or_2 = (c4_min_z_mant_eq ? 7'd32 : 7'd0) | (c4_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c4_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_z_shift_or_4 = c4_min_z_shift_or_2 | (c4_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c4_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c4_min_z_shift_sub = {1'd0, c4_min_z_base} + 10'h3f - {3'd0, c4_min_z_shift_or_4 | (c4_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_z_shift_or_1 = (c4_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c4_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_z_shift_or_3 = c4_min_z_shift_or_1 | (c4_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c4_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_z_shift_or_5 = c4_min_z_shift_or_3 | (c4_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c4_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c4_min_z_shift_sub = {1'd0, c4_min_z_base} + 10'h3f - {3'd0, c4_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c4_min_z_shift_sub_1 = c4_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c4_min_z_add_1 = {2'd0, {c4_min_z_shift, 23'd0}} + {10'd0, c4_min_z_mant} + {33'd0, c4_min_z_sticky & c4_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c4_min_z_mux_1 = 34'h7f800000 <= c4_min_z_add_1 ? (c4_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c4_min_z_concat_1 = {c4_min_z_neg2, c4_min_z_small ? {8'd0, c4_min_z_small_bits} : c4_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_max_x_mag_mux = x_setup_qsticky ? {63'd0, c4_x_qmax1 != 13'd0} : {51'd0, c4_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c4_max_x_mag_and = x_setup_neg & c4_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_x_mag_mux_1 = c4_max_x_mag_and ? c7_min_x_mag_zext_2 - c4_max_x_mag_mux : c4_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_x_mag_mux_2 = x_setup_neg ? c4_max_x_mag_mux_1 : c4_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c4_max_x_mant_eq = c4_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_x_mant_mux = c4_max_x_mant_eq ? {c4_max_x_mag[31:0], 32'd0} : c4_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c4_max_x_mag_and = x_setup_neg & c4_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c4_max_x_mag_mux_1 = c4_max_x_mag_and ? x_setup_mterm_1 - c4_max_x_mag_mux : c4_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c4_max_x_mag_bits_63_32_eq_0 = c4_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c4_max_x_mant_mux = c4_max_x_mag_bits_63_32_eq_0 ? {c4_max_x_mag[31:0], 32'd0} : c4_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c4_max_x_mant_eq_1 = c4_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_x_mant_mux_1 = c4_max_x_mant_eq_1 ? {c4_max_x_mant_mux[47:0], 16'd0} : c4_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c4_max_x_mant_eq_2 = c4_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1380,20 +1382,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_max_x_mant_mux_4 = c4_max_x_mant_eq_4 ? {c4_max_x_mant_mux_3[61:0], 2'd0} : c4_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c4_max_x_mant_eq_5 = ~c4_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_x_mant_mux_5 = c4_max_x_mant_eq_5 ? {c4_max_x_mant_mux_4[62:0], 1'd0} : c4_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_x_shift_or_2 = (c4_max_x_mant_eq ? 7'd32 : 7'd0) | (c4_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c4_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_x_shift_or_4 = c4_max_x_shift_or_2 | (c4_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c4_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c4_max_x_shift_sub = {1'd0, c4_max_x_base} + 10'h3f - {3'd0, c4_max_x_shift_or_4 | (c4_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_x_shift_or_1 = (c4_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c4_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_x_shift_or_3 = c4_max_x_shift_or_1 | (c4_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c4_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_x_shift_or_5 = c4_max_x_shift_or_3 | (c4_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c4_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c4_max_x_shift_sub = {1'd0, c4_max_x_base} + 10'h3f - {3'd0, c4_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c4_max_x_shift_sub_1 = c4_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c4_max_x_not = ~c4_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c4_max_x_add_1 = {2'd0, {c4_max_x_shift, 23'd0}} + {10'd0, c4_max_x_mant} + {33'd0, c4_max_x_sticky & c4_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c4_max_x_mux_1 = 34'h7f800000 <= c4_max_x_add_1 ? (c4_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c4_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c4_max_x_neg2 = ~c4_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c4_max_x_add_1 = {2'd0, {c4_max_x_shift, 23'd0}} + {10'd0, c4_max_x_mant} + {33'd0, c4_max_x_sticky & not_c4_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c4_max_x_mux_1 = 34'h7f800000 <= c4_max_x_add_1 ? (not_c4_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c4_max_x_concat_1 = {c4_max_x_neg2, c4_max_x_small ? {8'd0, c4_max_x_small_bits} : c4_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_y_mag_mux = y_setup_qsticky ? {63'd0, c4_y_qmax1 != 13'd0} : {51'd0, c4_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c4_max_y_mag_and = y_setup_neg & c4_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_y_mag_mux_1 = c4_max_y_mag_and ? c7_min_y_mag_zext_2 - c4_max_y_mag_mux : c4_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_y_mag_mux_2 = y_setup_neg ? c4_max_y_mag_mux_1 : c4_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c4_max_y_mant_eq = c4_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_y_mant_mux = c4_max_y_mant_eq ? {c4_max_y_mag[31:0], 32'd0} : c4_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c4_max_y_mag_and = y_setup_neg & c4_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c4_max_y_mag_mux_1 = c4_max_y_mag_and ? y_setup_mterm_1 - c4_max_y_mag_mux : c4_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c4_max_y_mag_bits_63_32_eq_0 = c4_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c4_max_y_mant_mux = c4_max_y_mag_bits_63_32_eq_0 ? {c4_max_y_mag[31:0], 32'd0} : c4_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c4_max_y_mant_eq_1 = c4_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_y_mant_mux_1 = c4_max_y_mant_eq_1 ? {c4_max_y_mant_mux[47:0], 16'd0} : c4_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c4_max_y_mant_eq_2 = c4_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1404,20 +1406,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_max_y_mant_mux_4 = c4_max_y_mant_eq_4 ? {c4_max_y_mant_mux_3[61:0], 2'd0} : c4_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c4_max_y_mant_eq_5 = ~c4_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_y_mant_mux_5 = c4_max_y_mant_eq_5 ? {c4_max_y_mant_mux_4[62:0], 1'd0} : c4_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_y_shift_or_2 = (c4_max_y_mant_eq ? 7'd32 : 7'd0) | (c4_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c4_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_y_shift_or_4 = c4_max_y_shift_or_2 | (c4_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c4_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c4_max_y_shift_sub = {1'd0, c4_max_y_base} + 10'h3f - {3'd0, c4_max_y_shift_or_4 | (c4_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_y_shift_or_1 = (c4_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c4_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_y_shift_or_3 = c4_max_y_shift_or_1 | (c4_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c4_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_y_shift_or_5 = c4_max_y_shift_or_3 | (c4_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c4_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c4_max_y_shift_sub = {1'd0, c4_max_y_base} + 10'h3f - {3'd0, c4_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c4_max_y_shift_sub_1 = c4_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c4_max_y_not = ~c4_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c4_max_y_add_1 = {2'd0, {c4_max_y_shift, 23'd0}} + {10'd0, c4_max_y_mant} + {33'd0, c4_max_y_sticky & c4_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c4_max_y_mux_1 = 34'h7f800000 <= c4_max_y_add_1 ? (c4_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c4_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c4_max_y_neg2 = ~c4_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c4_max_y_add_1 = {2'd0, {c4_max_y_shift, 23'd0}} + {10'd0, c4_max_y_mant} + {33'd0, c4_max_y_sticky & not_c4_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c4_max_y_mux_1 = 34'h7f800000 <= c4_max_y_add_1 ? (not_c4_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c4_max_y_concat_1 = {c4_max_y_neg2, c4_max_y_small ? {8'd0, c4_max_y_small_bits} : c4_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_z_mag_mux = z_setup_qsticky ? {63'd0, c4_z_qmax1 != 13'd0} : {51'd0, c4_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c4_max_z_mag_and = z_setup_neg & c4_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_z_mag_mux_1 = c4_max_z_mag_and ? c7_min_z_mag_zext_2 - c4_max_z_mag_mux : c4_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_z_mag_mux_2 = z_setup_neg ? c4_max_z_mag_mux_1 : c4_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c4_max_z_mant_eq = c4_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c4_max_z_mant_mux = c4_max_z_mant_eq ? {c4_max_z_mag[31:0], 32'd0} : c4_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c4_max_z_mag_and = z_setup_neg & c4_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c4_max_z_mag_mux_1 = c4_max_z_mag_and ? z_setup_mterm_1 - c4_max_z_mag_mux : c4_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c4_max_z_mag_bits_63_32_eq_0 = c4_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c4_max_z_mant_mux = c4_max_z_mag_bits_63_32_eq_0 ? {c4_max_z_mag[31:0], 32'd0} : c4_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c4_max_z_mant_eq_1 = c4_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_z_mant_mux_1 = c4_max_z_mant_eq_1 ? {c4_max_z_mant_mux[47:0], 16'd0} : c4_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c4_max_z_mant_eq_2 = c4_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1428,20 +1430,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_max_z_mant_mux_4 = c4_max_z_mant_eq_4 ? {c4_max_z_mant_mux_3[61:0], 2'd0} : c4_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c4_max_z_mant_eq_5 = ~c4_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_z_mant_mux_5 = c4_max_z_mant_eq_5 ? {c4_max_z_mant_mux_4[62:0], 1'd0} : c4_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_z_shift_or_2 = (c4_max_z_mant_eq ? 7'd32 : 7'd0) | (c4_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c4_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_z_shift_or_4 = c4_max_z_shift_or_2 | (c4_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c4_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c4_max_z_shift_sub = {1'd0, c4_max_z_base} + 10'h3f - {3'd0, c4_max_z_shift_or_4 | (c4_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_z_shift_or_1 = (c4_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c4_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_z_shift_or_3 = c4_max_z_shift_or_1 | (c4_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c4_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_z_shift_or_5 = c4_max_z_shift_or_3 | (c4_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c4_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c4_max_z_shift_sub = {1'd0, c4_max_z_base} + 10'h3f - {3'd0, c4_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c4_max_z_shift_sub_1 = c4_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c4_max_z_not = ~c4_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c4_max_z_add_1 = {2'd0, {c4_max_z_shift, 23'd0}} + {10'd0, c4_max_z_mant} + {33'd0, c4_max_z_sticky & c4_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c4_max_z_mux_1 = 34'h7f800000 <= c4_max_z_add_1 ? (c4_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c4_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c4_max_z_neg2 = ~c4_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c4_max_z_add_1 = {2'd0, {c4_max_z_shift, 23'd0}} + {10'd0, c4_max_z_mant} + {33'd0, c4_max_z_sticky & not_c4_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c4_max_z_mux_1 = 34'h7f800000 <= c4_max_z_add_1 ? (not_c4_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c4_max_z_concat_1 = {c4_max_z_neg2, c4_max_z_small ? {8'd0, c4_max_z_small_bits} : c4_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_min_x_mag_mux = x_setup_qsticky ? {63'd0, c3_x_qmin != 13'd0} : {51'd0, c3_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c3_min_x_mag_and = x_setup_neg & c3_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_x_mag_mux_1 = c3_min_x_mag_and ? c7_min_x_mag_zext_2 - c3_min_x_mag_mux : c3_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_x_mag_mux_2 = x_setup_neg ? c3_min_x_mag_mux_1 : c3_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c3_min_x_mant_eq = c3_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_x_mant_mux = c3_min_x_mant_eq ? {c3_min_x_mag[31:0], 32'd0} : c3_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c3_min_x_mag_and = x_setup_neg & c3_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c3_min_x_mag_mux_1 = c3_min_x_mag_and ? x_setup_mterm_1 - c3_min_x_mag_mux : c3_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c3_min_x_mag_bits_63_32_eq_0 = c3_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c3_min_x_mant_mux = c3_min_x_mag_bits_63_32_eq_0 ? {c3_min_x_mag[31:0], 32'd0} : c3_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c3_min_x_mant_eq_1 = c3_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_x_mant_mux_1 = c3_min_x_mant_eq_1 ? {c3_min_x_mant_mux[47:0], 16'd0} : c3_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c3_min_x_mant_eq_2 = c3_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1452,19 +1454,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_min_x_mant_mux_4 = c3_min_x_mant_eq_4 ? {c3_min_x_mant_mux_3[61:0], 2'd0} : c3_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c3_min_x_mant_eq_5 = ~c3_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_x_mant_mux_5 = c3_min_x_mant_eq_5 ? {c3_min_x_mant_mux_4[62:0], 1'd0} : c3_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_x_shift_or_2 = (c3_min_x_mant_eq ? 7'd32 : 7'd0) | (c3_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c3_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_x_shift_or_4 = c3_min_x_shift_or_2 | (c3_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c3_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c3_min_x_shift_sub = {1'd0, c3_min_x_base} + 10'h3f - {3'd0, c3_min_x_shift_or_4 | (c3_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_x_shift_or_1 = (c3_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c3_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_x_shift_or_3 = c3_min_x_shift_or_1 | (c3_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c3_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_x_shift_or_5 = c3_min_x_shift_or_3 | (c3_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c3_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c3_min_x_shift_sub = {1'd0, c3_min_x_base} + 10'h3f - {3'd0, c3_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c3_min_x_shift_sub_1 = c3_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c3_min_x_add_1 = {2'd0, {c3_min_x_shift, 23'd0}} + {10'd0, c3_min_x_mant} + {33'd0, c3_min_x_sticky & c3_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c3_min_x_mux_1 = 34'h7f800000 <= c3_min_x_add_1 ? (c3_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c3_min_x_concat_1 = {c3_min_x_neg2, c3_min_x_small ? {8'd0, c3_min_x_small_bits} : c3_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_y_mag_mux = y_setup_qsticky ? {63'd0, c3_y_qmin != 13'd0} : {51'd0, c3_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c3_min_y_mag_and = y_setup_neg & c3_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_y_mag_mux_1 = c3_min_y_mag_and ? c7_min_y_mag_zext_2 - c3_min_y_mag_mux : c3_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_y_mag_mux_2 = y_setup_neg ? c3_min_y_mag_mux_1 : c3_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c3_min_y_mant_eq = c3_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_y_mant_mux = c3_min_y_mant_eq ? {c3_min_y_mag[31:0], 32'd0} : c3_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c3_min_y_mag_and = y_setup_neg & c3_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c3_min_y_mag_mux_1 = c3_min_y_mag_and ? y_setup_mterm_1 - c3_min_y_mag_mux : c3_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c3_min_y_mag_bits_63_32_eq_0 = c3_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c3_min_y_mant_mux = c3_min_y_mag_bits_63_32_eq_0 ? {c3_min_y_mag[31:0], 32'd0} : c3_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c3_min_y_mant_eq_1 = c3_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_y_mant_mux_1 = c3_min_y_mant_eq_1 ? {c3_min_y_mant_mux[47:0], 16'd0} : c3_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c3_min_y_mant_eq_2 = c3_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1475,19 +1477,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_min_y_mant_mux_4 = c3_min_y_mant_eq_4 ? {c3_min_y_mant_mux_3[61:0], 2'd0} : c3_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c3_min_y_mant_eq_5 = ~c3_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_y_mant_mux_5 = c3_min_y_mant_eq_5 ? {c3_min_y_mant_mux_4[62:0], 1'd0} : c3_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_y_shift_or_2 = (c3_min_y_mant_eq ? 7'd32 : 7'd0) | (c3_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c3_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_y_shift_or_4 = c3_min_y_shift_or_2 | (c3_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c3_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c3_min_y_shift_sub = {1'd0, c3_min_y_base} + 10'h3f - {3'd0, c3_min_y_shift_or_4 | (c3_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_y_shift_or_1 = (c3_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c3_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_y_shift_or_3 = c3_min_y_shift_or_1 | (c3_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c3_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_y_shift_or_5 = c3_min_y_shift_or_3 | (c3_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c3_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c3_min_y_shift_sub = {1'd0, c3_min_y_base} + 10'h3f - {3'd0, c3_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c3_min_y_shift_sub_1 = c3_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c3_min_y_add_1 = {2'd0, {c3_min_y_shift, 23'd0}} + {10'd0, c3_min_y_mant} + {33'd0, c3_min_y_sticky & c3_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c3_min_y_mux_1 = 34'h7f800000 <= c3_min_y_add_1 ? (c3_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c3_min_y_concat_1 = {c3_min_y_neg2, c3_min_y_small ? {8'd0, c3_min_y_small_bits} : c3_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_z_mag_mux = z_setup_qsticky ? {63'd0, c3_z_qmin != 13'd0} : {51'd0, c3_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c3_min_z_mag_and = z_setup_neg & c3_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_z_mag_mux_1 = c3_min_z_mag_and ? c7_min_z_mag_zext_2 - c3_min_z_mag_mux : c3_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_z_mag_mux_2 = z_setup_neg ? c3_min_z_mag_mux_1 : c3_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c3_min_z_mant_eq = c3_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c3_min_z_mant_mux = c3_min_z_mant_eq ? {c3_min_z_mag[31:0], 32'd0} : c3_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c3_min_z_mag_and = z_setup_neg & c3_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c3_min_z_mag_mux_1 = c3_min_z_mag_and ? z_setup_mterm_1 - c3_min_z_mag_mux : c3_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c3_min_z_mag_bits_63_32_eq_0 = c3_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c3_min_z_mant_mux = c3_min_z_mag_bits_63_32_eq_0 ? {c3_min_z_mag[31:0], 32'd0} : c3_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c3_min_z_mant_eq_1 = c3_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_z_mant_mux_1 = c3_min_z_mant_eq_1 ? {c3_min_z_mant_mux[47:0], 16'd0} : c3_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c3_min_z_mant_eq_2 = c3_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1498,19 +1500,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_min_z_mant_mux_4 = c3_min_z_mant_eq_4 ? {c3_min_z_mant_mux_3[61:0], 2'd0} : c3_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c3_min_z_mant_eq_5 = ~c3_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_z_mant_mux_5 = c3_min_z_mant_eq_5 ? {c3_min_z_mant_mux_4[62:0], 1'd0} : c3_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_z_shift_or_2 = (c3_min_z_mant_eq ? 7'd32 : 7'd0) | (c3_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c3_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_z_shift_or_4 = c3_min_z_shift_or_2 | (c3_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c3_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c3_min_z_shift_sub = {1'd0, c3_min_z_base} + 10'h3f - {3'd0, c3_min_z_shift_or_4 | (c3_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_z_shift_or_1 = (c3_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c3_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_z_shift_or_3 = c3_min_z_shift_or_1 | (c3_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c3_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_z_shift_or_5 = c3_min_z_shift_or_3 | (c3_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c3_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c3_min_z_shift_sub = {1'd0, c3_min_z_base} + 10'h3f - {3'd0, c3_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c3_min_z_shift_sub_1 = c3_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c3_min_z_add_1 = {2'd0, {c3_min_z_shift, 23'd0}} + {10'd0, c3_min_z_mant} + {33'd0, c3_min_z_sticky & c3_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c3_min_z_mux_1 = 34'h7f800000 <= c3_min_z_add_1 ? (c3_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c3_min_z_concat_1 = {c3_min_z_neg2, c3_min_z_small ? {8'd0, c3_min_z_small_bits} : c3_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_max_x_mag_mux = x_setup_qsticky ? {63'd0, c3_x_qmax1 != 13'd0} : {51'd0, c3_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c3_max_x_mag_and = x_setup_neg & c3_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_x_mag_mux_1 = c3_max_x_mag_and ? c7_min_x_mag_zext_2 - c3_max_x_mag_mux : c3_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_x_mag_mux_2 = x_setup_neg ? c3_max_x_mag_mux_1 : c3_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c3_max_x_mant_eq = c3_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_x_mant_mux = c3_max_x_mant_eq ? {c3_max_x_mag[31:0], 32'd0} : c3_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c3_max_x_mag_and = x_setup_neg & c3_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c3_max_x_mag_mux_1 = c3_max_x_mag_and ? x_setup_mterm_1 - c3_max_x_mag_mux : c3_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c3_max_x_mag_bits_63_32_eq_0 = c3_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c3_max_x_mant_mux = c3_max_x_mag_bits_63_32_eq_0 ? {c3_max_x_mag[31:0], 32'd0} : c3_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c3_max_x_mant_eq_1 = c3_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_x_mant_mux_1 = c3_max_x_mant_eq_1 ? {c3_max_x_mant_mux[47:0], 16'd0} : c3_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c3_max_x_mant_eq_2 = c3_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1521,20 +1523,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_max_x_mant_mux_4 = c3_max_x_mant_eq_4 ? {c3_max_x_mant_mux_3[61:0], 2'd0} : c3_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c3_max_x_mant_eq_5 = ~c3_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_x_mant_mux_5 = c3_max_x_mant_eq_5 ? {c3_max_x_mant_mux_4[62:0], 1'd0} : c3_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_x_shift_or_2 = (c3_max_x_mant_eq ? 7'd32 : 7'd0) | (c3_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c3_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_x_shift_or_4 = c3_max_x_shift_or_2 | (c3_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c3_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c3_max_x_shift_sub = {1'd0, c3_max_x_base} + 10'h3f - {3'd0, c3_max_x_shift_or_4 | (c3_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_x_shift_or_1 = (c3_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c3_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_x_shift_or_3 = c3_max_x_shift_or_1 | (c3_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c3_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_x_shift_or_5 = c3_max_x_shift_or_3 | (c3_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c3_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c3_max_x_shift_sub = {1'd0, c3_max_x_base} + 10'h3f - {3'd0, c3_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c3_max_x_shift_sub_1 = c3_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c3_max_x_not = ~c3_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c3_max_x_add_1 = {2'd0, {c3_max_x_shift, 23'd0}} + {10'd0, c3_max_x_mant} + {33'd0, c3_max_x_sticky & c3_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c3_max_x_mux_1 = 34'h7f800000 <= c3_max_x_add_1 ? (c3_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c3_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c3_max_x_neg2 = ~c3_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c3_max_x_add_1 = {2'd0, {c3_max_x_shift, 23'd0}} + {10'd0, c3_max_x_mant} + {33'd0, c3_max_x_sticky & not_c3_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c3_max_x_mux_1 = 34'h7f800000 <= c3_max_x_add_1 ? (not_c3_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c3_max_x_concat_1 = {c3_max_x_neg2, c3_max_x_small ? {8'd0, c3_max_x_small_bits} : c3_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_y_mag_mux = y_setup_qsticky ? {63'd0, c3_y_qmax1 != 13'd0} : {51'd0, c3_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c3_max_y_mag_and = y_setup_neg & c3_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_y_mag_mux_1 = c3_max_y_mag_and ? c7_min_y_mag_zext_2 - c3_max_y_mag_mux : c3_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_y_mag_mux_2 = y_setup_neg ? c3_max_y_mag_mux_1 : c3_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c3_max_y_mant_eq = c3_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_y_mant_mux = c3_max_y_mant_eq ? {c3_max_y_mag[31:0], 32'd0} : c3_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c3_max_y_mag_and = y_setup_neg & c3_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c3_max_y_mag_mux_1 = c3_max_y_mag_and ? y_setup_mterm_1 - c3_max_y_mag_mux : c3_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c3_max_y_mag_bits_63_32_eq_0 = c3_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c3_max_y_mant_mux = c3_max_y_mag_bits_63_32_eq_0 ? {c3_max_y_mag[31:0], 32'd0} : c3_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c3_max_y_mant_eq_1 = c3_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_y_mant_mux_1 = c3_max_y_mant_eq_1 ? {c3_max_y_mant_mux[47:0], 16'd0} : c3_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c3_max_y_mant_eq_2 = c3_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1545,20 +1547,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_max_y_mant_mux_4 = c3_max_y_mant_eq_4 ? {c3_max_y_mant_mux_3[61:0], 2'd0} : c3_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c3_max_y_mant_eq_5 = ~c3_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_y_mant_mux_5 = c3_max_y_mant_eq_5 ? {c3_max_y_mant_mux_4[62:0], 1'd0} : c3_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_y_shift_or_2 = (c3_max_y_mant_eq ? 7'd32 : 7'd0) | (c3_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c3_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_y_shift_or_4 = c3_max_y_shift_or_2 | (c3_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c3_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c3_max_y_shift_sub = {1'd0, c3_max_y_base} + 10'h3f - {3'd0, c3_max_y_shift_or_4 | (c3_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_y_shift_or_1 = (c3_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c3_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_y_shift_or_3 = c3_max_y_shift_or_1 | (c3_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c3_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_y_shift_or_5 = c3_max_y_shift_or_3 | (c3_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c3_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c3_max_y_shift_sub = {1'd0, c3_max_y_base} + 10'h3f - {3'd0, c3_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c3_max_y_shift_sub_1 = c3_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c3_max_y_not = ~c3_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c3_max_y_add_1 = {2'd0, {c3_max_y_shift, 23'd0}} + {10'd0, c3_max_y_mant} + {33'd0, c3_max_y_sticky & c3_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c3_max_y_mux_1 = 34'h7f800000 <= c3_max_y_add_1 ? (c3_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c3_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c3_max_y_neg2 = ~c3_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c3_max_y_add_1 = {2'd0, {c3_max_y_shift, 23'd0}} + {10'd0, c3_max_y_mant} + {33'd0, c3_max_y_sticky & not_c3_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c3_max_y_mux_1 = 34'h7f800000 <= c3_max_y_add_1 ? (not_c3_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c3_max_y_concat_1 = {c3_max_y_neg2, c3_max_y_small ? {8'd0, c3_max_y_small_bits} : c3_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_z_mag_mux = z_setup_qsticky ? {63'd0, c3_z_qmax1 != 13'd0} : {51'd0, c3_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c3_max_z_mag_and = z_setup_neg & c3_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_z_mag_mux_1 = c3_max_z_mag_and ? c7_min_z_mag_zext_2 - c3_max_z_mag_mux : c3_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_z_mag_mux_2 = z_setup_neg ? c3_max_z_mag_mux_1 : c3_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c3_max_z_mant_eq = c3_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c3_max_z_mant_mux = c3_max_z_mant_eq ? {c3_max_z_mag[31:0], 32'd0} : c3_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c3_max_z_mag_and = z_setup_neg & c3_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c3_max_z_mag_mux_1 = c3_max_z_mag_and ? z_setup_mterm_1 - c3_max_z_mag_mux : c3_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c3_max_z_mag_bits_63_32_eq_0 = c3_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c3_max_z_mant_mux = c3_max_z_mag_bits_63_32_eq_0 ? {c3_max_z_mag[31:0], 32'd0} : c3_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c3_max_z_mant_eq_1 = c3_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_z_mant_mux_1 = c3_max_z_mant_eq_1 ? {c3_max_z_mant_mux[47:0], 16'd0} : c3_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c3_max_z_mant_eq_2 = c3_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1569,20 +1571,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_max_z_mant_mux_4 = c3_max_z_mant_eq_4 ? {c3_max_z_mant_mux_3[61:0], 2'd0} : c3_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c3_max_z_mant_eq_5 = ~c3_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_z_mant_mux_5 = c3_max_z_mant_eq_5 ? {c3_max_z_mant_mux_4[62:0], 1'd0} : c3_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_z_shift_or_2 = (c3_max_z_mant_eq ? 7'd32 : 7'd0) | (c3_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c3_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_z_shift_or_4 = c3_max_z_shift_or_2 | (c3_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c3_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c3_max_z_shift_sub = {1'd0, c3_max_z_base} + 10'h3f - {3'd0, c3_max_z_shift_or_4 | (c3_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_z_shift_or_1 = (c3_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c3_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_z_shift_or_3 = c3_max_z_shift_or_1 | (c3_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c3_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_z_shift_or_5 = c3_max_z_shift_or_3 | (c3_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c3_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c3_max_z_shift_sub = {1'd0, c3_max_z_base} + 10'h3f - {3'd0, c3_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c3_max_z_shift_sub_1 = c3_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c3_max_z_not = ~c3_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c3_max_z_add_1 = {2'd0, {c3_max_z_shift, 23'd0}} + {10'd0, c3_max_z_mant} + {33'd0, c3_max_z_sticky & c3_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c3_max_z_mux_1 = 34'h7f800000 <= c3_max_z_add_1 ? (c3_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c3_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c3_max_z_neg2 = ~c3_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c3_max_z_add_1 = {2'd0, {c3_max_z_shift, 23'd0}} + {10'd0, c3_max_z_mant} + {33'd0, c3_max_z_sticky & not_c3_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c3_max_z_mux_1 = 34'h7f800000 <= c3_max_z_add_1 ? (not_c3_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c3_max_z_concat_1 = {c3_max_z_neg2, c3_max_z_small ? {8'd0, c3_max_z_small_bits} : c3_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_min_x_mag_mux = x_setup_qsticky ? {63'd0, c2_x_qmin != 13'd0} : {51'd0, c2_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c2_min_x_mag_and = x_setup_neg & c2_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_x_mag_mux_1 = c2_min_x_mag_and ? c7_min_x_mag_zext_2 - c2_min_x_mag_mux : c2_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_x_mag_mux_2 = x_setup_neg ? c2_min_x_mag_mux_1 : c2_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c2_min_x_mant_eq = c2_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_x_mant_mux = c2_min_x_mant_eq ? {c2_min_x_mag[31:0], 32'd0} : c2_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c2_min_x_mag_and = x_setup_neg & c2_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c2_min_x_mag_mux_1 = c2_min_x_mag_and ? x_setup_mterm_1 - c2_min_x_mag_mux : c2_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c2_min_x_mag_bits_63_32_eq_0 = c2_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c2_min_x_mant_mux = c2_min_x_mag_bits_63_32_eq_0 ? {c2_min_x_mag[31:0], 32'd0} : c2_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c2_min_x_mant_eq_1 = c2_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_x_mant_mux_1 = c2_min_x_mant_eq_1 ? {c2_min_x_mant_mux[47:0], 16'd0} : c2_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c2_min_x_mant_eq_2 = c2_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1593,19 +1595,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_min_x_mant_mux_4 = c2_min_x_mant_eq_4 ? {c2_min_x_mant_mux_3[61:0], 2'd0} : c2_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c2_min_x_mant_eq_5 = ~c2_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_x_mant_mux_5 = c2_min_x_mant_eq_5 ? {c2_min_x_mant_mux_4[62:0], 1'd0} : c2_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_x_shift_or_2 = (c2_min_x_mant_eq ? 7'd32 : 7'd0) | (c2_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c2_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_x_shift_or_4 = c2_min_x_shift_or_2 | (c2_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c2_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c2_min_x_shift_sub = {1'd0, c2_min_x_base} + 10'h3f - {3'd0, c2_min_x_shift_or_4 | (c2_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_x_shift_or_1 = (c2_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c2_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_x_shift_or_3 = c2_min_x_shift_or_1 | (c2_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c2_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_x_shift_or_5 = c2_min_x_shift_or_3 | (c2_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c2_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c2_min_x_shift_sub = {1'd0, c2_min_x_base} + 10'h3f - {3'd0, c2_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c2_min_x_shift_sub_1 = c2_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c2_min_x_add_1 = {2'd0, {c2_min_x_shift, 23'd0}} + {10'd0, c2_min_x_mant} + {33'd0, c2_min_x_sticky & c2_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c2_min_x_mux_1 = 34'h7f800000 <= c2_min_x_add_1 ? (c2_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c2_min_x_concat_1 = {c2_min_x_neg2, c2_min_x_small ? {8'd0, c2_min_x_small_bits} : c2_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_y_mag_mux = y_setup_qsticky ? {63'd0, c2_y_qmin != 13'd0} : {51'd0, c2_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c2_min_y_mag_and = y_setup_neg & c2_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_y_mag_mux_1 = c2_min_y_mag_and ? c7_min_y_mag_zext_2 - c2_min_y_mag_mux : c2_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_y_mag_mux_2 = y_setup_neg ? c2_min_y_mag_mux_1 : c2_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c2_min_y_mant_eq = c2_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_y_mant_mux = c2_min_y_mant_eq ? {c2_min_y_mag[31:0], 32'd0} : c2_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c2_min_y_mag_and = y_setup_neg & c2_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c2_min_y_mag_mux_1 = c2_min_y_mag_and ? y_setup_mterm_1 - c2_min_y_mag_mux : c2_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c2_min_y_mag_bits_63_32_eq_0 = c2_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c2_min_y_mant_mux = c2_min_y_mag_bits_63_32_eq_0 ? {c2_min_y_mag[31:0], 32'd0} : c2_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c2_min_y_mant_eq_1 = c2_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_y_mant_mux_1 = c2_min_y_mant_eq_1 ? {c2_min_y_mant_mux[47:0], 16'd0} : c2_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c2_min_y_mant_eq_2 = c2_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1616,19 +1618,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_min_y_mant_mux_4 = c2_min_y_mant_eq_4 ? {c2_min_y_mant_mux_3[61:0], 2'd0} : c2_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c2_min_y_mant_eq_5 = ~c2_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_y_mant_mux_5 = c2_min_y_mant_eq_5 ? {c2_min_y_mant_mux_4[62:0], 1'd0} : c2_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_y_shift_or_2 = (c2_min_y_mant_eq ? 7'd32 : 7'd0) | (c2_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c2_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_y_shift_or_4 = c2_min_y_shift_or_2 | (c2_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c2_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c2_min_y_shift_sub = {1'd0, c2_min_y_base} + 10'h3f - {3'd0, c2_min_y_shift_or_4 | (c2_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_y_shift_or_1 = (c2_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c2_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_y_shift_or_3 = c2_min_y_shift_or_1 | (c2_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c2_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_y_shift_or_5 = c2_min_y_shift_or_3 | (c2_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c2_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c2_min_y_shift_sub = {1'd0, c2_min_y_base} + 10'h3f - {3'd0, c2_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c2_min_y_shift_sub_1 = c2_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c2_min_y_add_1 = {2'd0, {c2_min_y_shift, 23'd0}} + {10'd0, c2_min_y_mant} + {33'd0, c2_min_y_sticky & c2_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c2_min_y_mux_1 = 34'h7f800000 <= c2_min_y_add_1 ? (c2_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c2_min_y_concat_1 = {c2_min_y_neg2, c2_min_y_small ? {8'd0, c2_min_y_small_bits} : c2_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_z_mag_mux = z_setup_qsticky ? {63'd0, c2_z_qmin != 13'd0} : {51'd0, c2_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c2_min_z_mag_and = z_setup_neg & c2_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_z_mag_mux_1 = c2_min_z_mag_and ? c7_min_z_mag_zext_2 - c2_min_z_mag_mux : c2_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_z_mag_mux_2 = z_setup_neg ? c2_min_z_mag_mux_1 : c2_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c2_min_z_mant_eq = c2_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c2_min_z_mant_mux = c2_min_z_mant_eq ? {c2_min_z_mag[31:0], 32'd0} : c2_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c2_min_z_mag_and = z_setup_neg & c2_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c2_min_z_mag_mux_1 = c2_min_z_mag_and ? z_setup_mterm_1 - c2_min_z_mag_mux : c2_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c2_min_z_mag_bits_63_32_eq_0 = c2_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c2_min_z_mant_mux = c2_min_z_mag_bits_63_32_eq_0 ? {c2_min_z_mag[31:0], 32'd0} : c2_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c2_min_z_mant_eq_1 = c2_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_z_mant_mux_1 = c2_min_z_mant_eq_1 ? {c2_min_z_mant_mux[47:0], 16'd0} : c2_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c2_min_z_mant_eq_2 = c2_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1639,19 +1641,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_min_z_mant_mux_4 = c2_min_z_mant_eq_4 ? {c2_min_z_mant_mux_3[61:0], 2'd0} : c2_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c2_min_z_mant_eq_5 = ~c2_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_z_mant_mux_5 = c2_min_z_mant_eq_5 ? {c2_min_z_mant_mux_4[62:0], 1'd0} : c2_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_z_shift_or_2 = (c2_min_z_mant_eq ? 7'd32 : 7'd0) | (c2_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c2_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_z_shift_or_4 = c2_min_z_shift_or_2 | (c2_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c2_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c2_min_z_shift_sub = {1'd0, c2_min_z_base} + 10'h3f - {3'd0, c2_min_z_shift_or_4 | (c2_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_z_shift_or_1 = (c2_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c2_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_z_shift_or_3 = c2_min_z_shift_or_1 | (c2_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c2_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_z_shift_or_5 = c2_min_z_shift_or_3 | (c2_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c2_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c2_min_z_shift_sub = {1'd0, c2_min_z_base} + 10'h3f - {3'd0, c2_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c2_min_z_shift_sub_1 = c2_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c2_min_z_add_1 = {2'd0, {c2_min_z_shift, 23'd0}} + {10'd0, c2_min_z_mant} + {33'd0, c2_min_z_sticky & c2_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c2_min_z_mux_1 = 34'h7f800000 <= c2_min_z_add_1 ? (c2_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c2_min_z_concat_1 = {c2_min_z_neg2, c2_min_z_small ? {8'd0, c2_min_z_small_bits} : c2_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_max_x_mag_mux = x_setup_qsticky ? {63'd0, c2_x_qmax1 != 13'd0} : {51'd0, c2_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c2_max_x_mag_and = x_setup_neg & c2_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_x_mag_mux_1 = c2_max_x_mag_and ? c7_min_x_mag_zext_2 - c2_max_x_mag_mux : c2_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_x_mag_mux_2 = x_setup_neg ? c2_max_x_mag_mux_1 : c2_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c2_max_x_mant_eq = c2_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_x_mant_mux = c2_max_x_mant_eq ? {c2_max_x_mag[31:0], 32'd0} : c2_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c2_max_x_mag_and = x_setup_neg & c2_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c2_max_x_mag_mux_1 = c2_max_x_mag_and ? x_setup_mterm_1 - c2_max_x_mag_mux : c2_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c2_max_x_mag_bits_63_32_eq_0 = c2_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c2_max_x_mant_mux = c2_max_x_mag_bits_63_32_eq_0 ? {c2_max_x_mag[31:0], 32'd0} : c2_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c2_max_x_mant_eq_1 = c2_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_x_mant_mux_1 = c2_max_x_mant_eq_1 ? {c2_max_x_mant_mux[47:0], 16'd0} : c2_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c2_max_x_mant_eq_2 = c2_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1662,20 +1664,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_max_x_mant_mux_4 = c2_max_x_mant_eq_4 ? {c2_max_x_mant_mux_3[61:0], 2'd0} : c2_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c2_max_x_mant_eq_5 = ~c2_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_x_mant_mux_5 = c2_max_x_mant_eq_5 ? {c2_max_x_mant_mux_4[62:0], 1'd0} : c2_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_x_shift_or_2 = (c2_max_x_mant_eq ? 7'd32 : 7'd0) | (c2_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c2_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_x_shift_or_4 = c2_max_x_shift_or_2 | (c2_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c2_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c2_max_x_shift_sub = {1'd0, c2_max_x_base} + 10'h3f - {3'd0, c2_max_x_shift_or_4 | (c2_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_x_shift_or_1 = (c2_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c2_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_x_shift_or_3 = c2_max_x_shift_or_1 | (c2_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c2_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_x_shift_or_5 = c2_max_x_shift_or_3 | (c2_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c2_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c2_max_x_shift_sub = {1'd0, c2_max_x_base} + 10'h3f - {3'd0, c2_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c2_max_x_shift_sub_1 = c2_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c2_max_x_not = ~c2_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c2_max_x_add_1 = {2'd0, {c2_max_x_shift, 23'd0}} + {10'd0, c2_max_x_mant} + {33'd0, c2_max_x_sticky & c2_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c2_max_x_mux_1 = 34'h7f800000 <= c2_max_x_add_1 ? (c2_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c2_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c2_max_x_neg2 = ~c2_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c2_max_x_add_1 = {2'd0, {c2_max_x_shift, 23'd0}} + {10'd0, c2_max_x_mant} + {33'd0, c2_max_x_sticky & not_c2_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c2_max_x_mux_1 = 34'h7f800000 <= c2_max_x_add_1 ? (not_c2_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c2_max_x_concat_1 = {c2_max_x_neg2, c2_max_x_small ? {8'd0, c2_max_x_small_bits} : c2_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_y_mag_mux = y_setup_qsticky ? {63'd0, c2_y_qmax1 != 13'd0} : {51'd0, c2_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c2_max_y_mag_and = y_setup_neg & c2_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_y_mag_mux_1 = c2_max_y_mag_and ? c7_min_y_mag_zext_2 - c2_max_y_mag_mux : c2_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_y_mag_mux_2 = y_setup_neg ? c2_max_y_mag_mux_1 : c2_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c2_max_y_mant_eq = c2_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_y_mant_mux = c2_max_y_mant_eq ? {c2_max_y_mag[31:0], 32'd0} : c2_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c2_max_y_mag_and = y_setup_neg & c2_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c2_max_y_mag_mux_1 = c2_max_y_mag_and ? y_setup_mterm_1 - c2_max_y_mag_mux : c2_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c2_max_y_mag_bits_63_32_eq_0 = c2_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c2_max_y_mant_mux = c2_max_y_mag_bits_63_32_eq_0 ? {c2_max_y_mag[31:0], 32'd0} : c2_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c2_max_y_mant_eq_1 = c2_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_y_mant_mux_1 = c2_max_y_mant_eq_1 ? {c2_max_y_mant_mux[47:0], 16'd0} : c2_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c2_max_y_mant_eq_2 = c2_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1686,20 +1688,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_max_y_mant_mux_4 = c2_max_y_mant_eq_4 ? {c2_max_y_mant_mux_3[61:0], 2'd0} : c2_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c2_max_y_mant_eq_5 = ~c2_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_y_mant_mux_5 = c2_max_y_mant_eq_5 ? {c2_max_y_mant_mux_4[62:0], 1'd0} : c2_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_y_shift_or_2 = (c2_max_y_mant_eq ? 7'd32 : 7'd0) | (c2_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c2_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_y_shift_or_4 = c2_max_y_shift_or_2 | (c2_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c2_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c2_max_y_shift_sub = {1'd0, c2_max_y_base} + 10'h3f - {3'd0, c2_max_y_shift_or_4 | (c2_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_y_shift_or_1 = (c2_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c2_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_y_shift_or_3 = c2_max_y_shift_or_1 | (c2_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c2_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_y_shift_or_5 = c2_max_y_shift_or_3 | (c2_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c2_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c2_max_y_shift_sub = {1'd0, c2_max_y_base} + 10'h3f - {3'd0, c2_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c2_max_y_shift_sub_1 = c2_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c2_max_y_not = ~c2_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c2_max_y_add_1 = {2'd0, {c2_max_y_shift, 23'd0}} + {10'd0, c2_max_y_mant} + {33'd0, c2_max_y_sticky & c2_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c2_max_y_mux_1 = 34'h7f800000 <= c2_max_y_add_1 ? (c2_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c2_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c2_max_y_neg2 = ~c2_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c2_max_y_add_1 = {2'd0, {c2_max_y_shift, 23'd0}} + {10'd0, c2_max_y_mant} + {33'd0, c2_max_y_sticky & not_c2_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c2_max_y_mux_1 = 34'h7f800000 <= c2_max_y_add_1 ? (not_c2_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c2_max_y_concat_1 = {c2_max_y_neg2, c2_max_y_small ? {8'd0, c2_max_y_small_bits} : c2_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_z_mag_mux = z_setup_qsticky ? {63'd0, c2_z_qmax1 != 13'd0} : {51'd0, c2_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c2_max_z_mag_and = z_setup_neg & c2_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_z_mag_mux_1 = c2_max_z_mag_and ? c7_min_z_mag_zext_2 - c2_max_z_mag_mux : c2_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_z_mag_mux_2 = z_setup_neg ? c2_max_z_mag_mux_1 : c2_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c2_max_z_mant_eq = c2_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c2_max_z_mant_mux = c2_max_z_mant_eq ? {c2_max_z_mag[31:0], 32'd0} : c2_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c2_max_z_mag_and = z_setup_neg & c2_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c2_max_z_mag_mux_1 = c2_max_z_mag_and ? z_setup_mterm_1 - c2_max_z_mag_mux : c2_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c2_max_z_mag_bits_63_32_eq_0 = c2_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c2_max_z_mant_mux = c2_max_z_mag_bits_63_32_eq_0 ? {c2_max_z_mag[31:0], 32'd0} : c2_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c2_max_z_mant_eq_1 = c2_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_z_mant_mux_1 = c2_max_z_mant_eq_1 ? {c2_max_z_mant_mux[47:0], 16'd0} : c2_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c2_max_z_mant_eq_2 = c2_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1710,20 +1712,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_max_z_mant_mux_4 = c2_max_z_mant_eq_4 ? {c2_max_z_mant_mux_3[61:0], 2'd0} : c2_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c2_max_z_mant_eq_5 = ~c2_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_z_mant_mux_5 = c2_max_z_mant_eq_5 ? {c2_max_z_mant_mux_4[62:0], 1'd0} : c2_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_z_shift_or_2 = (c2_max_z_mant_eq ? 7'd32 : 7'd0) | (c2_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c2_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_z_shift_or_4 = c2_max_z_shift_or_2 | (c2_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c2_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c2_max_z_shift_sub = {1'd0, c2_max_z_base} + 10'h3f - {3'd0, c2_max_z_shift_or_4 | (c2_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_z_shift_or_1 = (c2_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c2_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_z_shift_or_3 = c2_max_z_shift_or_1 | (c2_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c2_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_z_shift_or_5 = c2_max_z_shift_or_3 | (c2_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c2_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c2_max_z_shift_sub = {1'd0, c2_max_z_base} + 10'h3f - {3'd0, c2_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c2_max_z_shift_sub_1 = c2_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c2_max_z_not = ~c2_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c2_max_z_add_1 = {2'd0, {c2_max_z_shift, 23'd0}} + {10'd0, c2_max_z_mant} + {33'd0, c2_max_z_sticky & c2_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c2_max_z_mux_1 = 34'h7f800000 <= c2_max_z_add_1 ? (c2_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c2_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c2_max_z_neg2 = ~c2_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c2_max_z_add_1 = {2'd0, {c2_max_z_shift, 23'd0}} + {10'd0, c2_max_z_mant} + {33'd0, c2_max_z_sticky & not_c2_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c2_max_z_mux_1 = 34'h7f800000 <= c2_max_z_add_1 ? (not_c2_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c2_max_z_concat_1 = {c2_max_z_neg2, c2_max_z_small ? {8'd0, c2_max_z_small_bits} : c2_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_min_x_mag_mux = x_setup_qsticky ? {63'd0, c1_x_qmin != 13'd0} : {51'd0, c1_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c1_min_x_mag_and = x_setup_neg & c1_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_x_mag_mux_1 = c1_min_x_mag_and ? c7_min_x_mag_zext_2 - c1_min_x_mag_mux : c1_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_x_mag_mux_2 = x_setup_neg ? c1_min_x_mag_mux_1 : c1_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c1_min_x_mant_eq = c1_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_x_mant_mux = c1_min_x_mant_eq ? {c1_min_x_mag[31:0], 32'd0} : c1_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c1_min_x_mag_and = x_setup_neg & c1_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c1_min_x_mag_mux_1 = c1_min_x_mag_and ? x_setup_mterm_1 - c1_min_x_mag_mux : c1_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c1_min_x_mag_bits_63_32_eq_0 = c1_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c1_min_x_mant_mux = c1_min_x_mag_bits_63_32_eq_0 ? {c1_min_x_mag[31:0], 32'd0} : c1_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c1_min_x_mant_eq_1 = c1_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_x_mant_mux_1 = c1_min_x_mant_eq_1 ? {c1_min_x_mant_mux[47:0], 16'd0} : c1_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c1_min_x_mant_eq_2 = c1_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1734,19 +1736,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_min_x_mant_mux_4 = c1_min_x_mant_eq_4 ? {c1_min_x_mant_mux_3[61:0], 2'd0} : c1_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c1_min_x_mant_eq_5 = ~c1_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_x_mant_mux_5 = c1_min_x_mant_eq_5 ? {c1_min_x_mant_mux_4[62:0], 1'd0} : c1_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_x_shift_or_2 = (c1_min_x_mant_eq ? 7'd32 : 7'd0) | (c1_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c1_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_x_shift_or_4 = c1_min_x_shift_or_2 | (c1_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c1_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c1_min_x_shift_sub = {1'd0, c1_min_x_base} + 10'h3f - {3'd0, c1_min_x_shift_or_4 | (c1_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_x_shift_or_1 = (c1_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c1_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_x_shift_or_3 = c1_min_x_shift_or_1 | (c1_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c1_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_x_shift_or_5 = c1_min_x_shift_or_3 | (c1_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c1_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c1_min_x_shift_sub = {1'd0, c1_min_x_base} + 10'h3f - {3'd0, c1_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c1_min_x_shift_sub_1 = c1_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c1_min_x_add_1 = {2'd0, {c1_min_x_shift, 23'd0}} + {10'd0, c1_min_x_mant} + {33'd0, c1_min_x_sticky & c1_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c1_min_x_mux_1 = 34'h7f800000 <= c1_min_x_add_1 ? (c1_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c1_min_x_concat_1 = {c1_min_x_neg2, c1_min_x_small ? {8'd0, c1_min_x_small_bits} : c1_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_y_mag_mux = y_setup_qsticky ? {63'd0, c1_y_qmin != 13'd0} : {51'd0, c1_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c1_min_y_mag_and = y_setup_neg & c1_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_y_mag_mux_1 = c1_min_y_mag_and ? c7_min_y_mag_zext_2 - c1_min_y_mag_mux : c1_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_y_mag_mux_2 = y_setup_neg ? c1_min_y_mag_mux_1 : c1_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c1_min_y_mant_eq = c1_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_y_mant_mux = c1_min_y_mant_eq ? {c1_min_y_mag[31:0], 32'd0} : c1_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c1_min_y_mag_and = y_setup_neg & c1_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c1_min_y_mag_mux_1 = c1_min_y_mag_and ? y_setup_mterm_1 - c1_min_y_mag_mux : c1_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c1_min_y_mag_bits_63_32_eq_0 = c1_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c1_min_y_mant_mux = c1_min_y_mag_bits_63_32_eq_0 ? {c1_min_y_mag[31:0], 32'd0} : c1_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c1_min_y_mant_eq_1 = c1_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_y_mant_mux_1 = c1_min_y_mant_eq_1 ? {c1_min_y_mant_mux[47:0], 16'd0} : c1_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c1_min_y_mant_eq_2 = c1_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1757,19 +1759,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_min_y_mant_mux_4 = c1_min_y_mant_eq_4 ? {c1_min_y_mant_mux_3[61:0], 2'd0} : c1_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c1_min_y_mant_eq_5 = ~c1_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_y_mant_mux_5 = c1_min_y_mant_eq_5 ? {c1_min_y_mant_mux_4[62:0], 1'd0} : c1_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_y_shift_or_2 = (c1_min_y_mant_eq ? 7'd32 : 7'd0) | (c1_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c1_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_y_shift_or_4 = c1_min_y_shift_or_2 | (c1_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c1_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c1_min_y_shift_sub = {1'd0, c1_min_y_base} + 10'h3f - {3'd0, c1_min_y_shift_or_4 | (c1_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_y_shift_or_1 = (c1_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c1_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_y_shift_or_3 = c1_min_y_shift_or_1 | (c1_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c1_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_y_shift_or_5 = c1_min_y_shift_or_3 | (c1_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c1_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c1_min_y_shift_sub = {1'd0, c1_min_y_base} + 10'h3f - {3'd0, c1_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c1_min_y_shift_sub_1 = c1_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c1_min_y_add_1 = {2'd0, {c1_min_y_shift, 23'd0}} + {10'd0, c1_min_y_mant} + {33'd0, c1_min_y_sticky & c1_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c1_min_y_mux_1 = 34'h7f800000 <= c1_min_y_add_1 ? (c1_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c1_min_y_concat_1 = {c1_min_y_neg2, c1_min_y_small ? {8'd0, c1_min_y_small_bits} : c1_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_z_mag_mux = z_setup_qsticky ? {63'd0, c1_z_qmin != 13'd0} : {51'd0, c1_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c1_min_z_mag_and = z_setup_neg & c1_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_z_mag_mux_1 = c1_min_z_mag_and ? c7_min_z_mag_zext_2 - c1_min_z_mag_mux : c1_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_z_mag_mux_2 = z_setup_neg ? c1_min_z_mag_mux_1 : c1_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c1_min_z_mant_eq = c1_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c1_min_z_mant_mux = c1_min_z_mant_eq ? {c1_min_z_mag[31:0], 32'd0} : c1_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c1_min_z_mag_and = z_setup_neg & c1_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c1_min_z_mag_mux_1 = c1_min_z_mag_and ? z_setup_mterm_1 - c1_min_z_mag_mux : c1_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c1_min_z_mag_bits_63_32_eq_0 = c1_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c1_min_z_mant_mux = c1_min_z_mag_bits_63_32_eq_0 ? {c1_min_z_mag[31:0], 32'd0} : c1_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c1_min_z_mant_eq_1 = c1_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_z_mant_mux_1 = c1_min_z_mant_eq_1 ? {c1_min_z_mant_mux[47:0], 16'd0} : c1_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c1_min_z_mant_eq_2 = c1_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1780,19 +1782,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_min_z_mant_mux_4 = c1_min_z_mant_eq_4 ? {c1_min_z_mant_mux_3[61:0], 2'd0} : c1_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c1_min_z_mant_eq_5 = ~c1_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_z_mant_mux_5 = c1_min_z_mant_eq_5 ? {c1_min_z_mant_mux_4[62:0], 1'd0} : c1_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_z_shift_or_2 = (c1_min_z_mant_eq ? 7'd32 : 7'd0) | (c1_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c1_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_z_shift_or_4 = c1_min_z_shift_or_2 | (c1_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c1_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c1_min_z_shift_sub = {1'd0, c1_min_z_base} + 10'h3f - {3'd0, c1_min_z_shift_or_4 | (c1_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_z_shift_or_1 = (c1_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c1_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_z_shift_or_3 = c1_min_z_shift_or_1 | (c1_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c1_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_z_shift_or_5 = c1_min_z_shift_or_3 | (c1_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c1_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c1_min_z_shift_sub = {1'd0, c1_min_z_base} + 10'h3f - {3'd0, c1_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c1_min_z_shift_sub_1 = c1_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c1_min_z_add_1 = {2'd0, {c1_min_z_shift, 23'd0}} + {10'd0, c1_min_z_mant} + {33'd0, c1_min_z_sticky & c1_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c1_min_z_mux_1 = 34'h7f800000 <= c1_min_z_add_1 ? (c1_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c1_min_z_concat_1 = {c1_min_z_neg2, c1_min_z_small ? {8'd0, c1_min_z_small_bits} : c1_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_max_x_mag_mux = x_setup_qsticky ? {63'd0, c1_x_qmax1 != 13'd0} : {51'd0, c1_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c1_max_x_mag_and = x_setup_neg & c1_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_x_mag_mux_1 = c1_max_x_mag_and ? c7_min_x_mag_zext_2 - c1_max_x_mag_mux : c1_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_x_mag_mux_2 = x_setup_neg ? c1_max_x_mag_mux_1 : c1_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c1_max_x_mant_eq = c1_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_x_mant_mux = c1_max_x_mant_eq ? {c1_max_x_mag[31:0], 32'd0} : c1_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c1_max_x_mag_and = x_setup_neg & c1_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c1_max_x_mag_mux_1 = c1_max_x_mag_and ? x_setup_mterm_1 - c1_max_x_mag_mux : c1_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c1_max_x_mag_bits_63_32_eq_0 = c1_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c1_max_x_mant_mux = c1_max_x_mag_bits_63_32_eq_0 ? {c1_max_x_mag[31:0], 32'd0} : c1_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c1_max_x_mant_eq_1 = c1_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_x_mant_mux_1 = c1_max_x_mant_eq_1 ? {c1_max_x_mant_mux[47:0], 16'd0} : c1_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c1_max_x_mant_eq_2 = c1_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1803,20 +1805,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_max_x_mant_mux_4 = c1_max_x_mant_eq_4 ? {c1_max_x_mant_mux_3[61:0], 2'd0} : c1_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c1_max_x_mant_eq_5 = ~c1_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_x_mant_mux_5 = c1_max_x_mant_eq_5 ? {c1_max_x_mant_mux_4[62:0], 1'd0} : c1_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_x_shift_or_2 = (c1_max_x_mant_eq ? 7'd32 : 7'd0) | (c1_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c1_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_x_shift_or_4 = c1_max_x_shift_or_2 | (c1_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c1_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c1_max_x_shift_sub = {1'd0, c1_max_x_base} + 10'h3f - {3'd0, c1_max_x_shift_or_4 | (c1_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_x_shift_or_1 = (c1_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c1_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_x_shift_or_3 = c1_max_x_shift_or_1 | (c1_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c1_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_x_shift_or_5 = c1_max_x_shift_or_3 | (c1_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c1_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c1_max_x_shift_sub = {1'd0, c1_max_x_base} + 10'h3f - {3'd0, c1_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c1_max_x_shift_sub_1 = c1_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c1_max_x_not = ~c1_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c1_max_x_add_1 = {2'd0, {c1_max_x_shift, 23'd0}} + {10'd0, c1_max_x_mant} + {33'd0, c1_max_x_sticky & c1_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c1_max_x_mux_1 = 34'h7f800000 <= c1_max_x_add_1 ? (c1_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c1_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c1_max_x_neg2 = ~c1_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c1_max_x_add_1 = {2'd0, {c1_max_x_shift, 23'd0}} + {10'd0, c1_max_x_mant} + {33'd0, c1_max_x_sticky & not_c1_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c1_max_x_mux_1 = 34'h7f800000 <= c1_max_x_add_1 ? (not_c1_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c1_max_x_concat_1 = {c1_max_x_neg2, c1_max_x_small ? {8'd0, c1_max_x_small_bits} : c1_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_y_mag_mux = y_setup_qsticky ? {63'd0, c1_y_qmax1 != 13'd0} : {51'd0, c1_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c1_max_y_mag_and = y_setup_neg & c1_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_y_mag_mux_1 = c1_max_y_mag_and ? c7_min_y_mag_zext_2 - c1_max_y_mag_mux : c1_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_y_mag_mux_2 = y_setup_neg ? c1_max_y_mag_mux_1 : c1_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c1_max_y_mant_eq = c1_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_y_mant_mux = c1_max_y_mant_eq ? {c1_max_y_mag[31:0], 32'd0} : c1_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c1_max_y_mag_and = y_setup_neg & c1_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c1_max_y_mag_mux_1 = c1_max_y_mag_and ? y_setup_mterm_1 - c1_max_y_mag_mux : c1_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c1_max_y_mag_bits_63_32_eq_0 = c1_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c1_max_y_mant_mux = c1_max_y_mag_bits_63_32_eq_0 ? {c1_max_y_mag[31:0], 32'd0} : c1_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c1_max_y_mant_eq_1 = c1_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_y_mant_mux_1 = c1_max_y_mant_eq_1 ? {c1_max_y_mant_mux[47:0], 16'd0} : c1_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c1_max_y_mant_eq_2 = c1_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1827,20 +1829,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_max_y_mant_mux_4 = c1_max_y_mant_eq_4 ? {c1_max_y_mant_mux_3[61:0], 2'd0} : c1_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c1_max_y_mant_eq_5 = ~c1_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_y_mant_mux_5 = c1_max_y_mant_eq_5 ? {c1_max_y_mant_mux_4[62:0], 1'd0} : c1_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_y_shift_or_2 = (c1_max_y_mant_eq ? 7'd32 : 7'd0) | (c1_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c1_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_y_shift_or_4 = c1_max_y_shift_or_2 | (c1_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c1_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c1_max_y_shift_sub = {1'd0, c1_max_y_base} + 10'h3f - {3'd0, c1_max_y_shift_or_4 | (c1_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_y_shift_or_1 = (c1_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c1_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_y_shift_or_3 = c1_max_y_shift_or_1 | (c1_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c1_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_y_shift_or_5 = c1_max_y_shift_or_3 | (c1_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c1_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c1_max_y_shift_sub = {1'd0, c1_max_y_base} + 10'h3f - {3'd0, c1_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c1_max_y_shift_sub_1 = c1_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c1_max_y_not = ~c1_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c1_max_y_add_1 = {2'd0, {c1_max_y_shift, 23'd0}} + {10'd0, c1_max_y_mant} + {33'd0, c1_max_y_sticky & c1_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c1_max_y_mux_1 = 34'h7f800000 <= c1_max_y_add_1 ? (c1_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c1_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c1_max_y_neg2 = ~c1_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c1_max_y_add_1 = {2'd0, {c1_max_y_shift, 23'd0}} + {10'd0, c1_max_y_mant} + {33'd0, c1_max_y_sticky & not_c1_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c1_max_y_mux_1 = 34'h7f800000 <= c1_max_y_add_1 ? (not_c1_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c1_max_y_concat_1 = {c1_max_y_neg2, c1_max_y_small ? {8'd0, c1_max_y_small_bits} : c1_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_z_mag_mux = z_setup_qsticky ? {63'd0, c1_z_qmax1 != 13'd0} : {51'd0, c1_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c1_max_z_mag_and = z_setup_neg & c1_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_z_mag_mux_1 = c1_max_z_mag_and ? c7_min_z_mag_zext_2 - c1_max_z_mag_mux : c1_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_z_mag_mux_2 = z_setup_neg ? c1_max_z_mag_mux_1 : c1_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c1_max_z_mant_eq = c1_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c1_max_z_mant_mux = c1_max_z_mant_eq ? {c1_max_z_mag[31:0], 32'd0} : c1_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c1_max_z_mag_and = z_setup_neg & c1_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c1_max_z_mag_mux_1 = c1_max_z_mag_and ? z_setup_mterm_1 - c1_max_z_mag_mux : c1_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c1_max_z_mag_bits_63_32_eq_0 = c1_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c1_max_z_mant_mux = c1_max_z_mag_bits_63_32_eq_0 ? {c1_max_z_mag[31:0], 32'd0} : c1_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c1_max_z_mant_eq_1 = c1_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_z_mant_mux_1 = c1_max_z_mant_eq_1 ? {c1_max_z_mant_mux[47:0], 16'd0} : c1_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c1_max_z_mant_eq_2 = c1_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1851,20 +1853,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_max_z_mant_mux_4 = c1_max_z_mant_eq_4 ? {c1_max_z_mant_mux_3[61:0], 2'd0} : c1_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c1_max_z_mant_eq_5 = ~c1_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_z_mant_mux_5 = c1_max_z_mant_eq_5 ? {c1_max_z_mant_mux_4[62:0], 1'd0} : c1_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_z_shift_or_2 = (c1_max_z_mant_eq ? 7'd32 : 7'd0) | (c1_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c1_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_z_shift_or_4 = c1_max_z_shift_or_2 | (c1_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c1_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c1_max_z_shift_sub = {1'd0, c1_max_z_base} + 10'h3f - {3'd0, c1_max_z_shift_or_4 | (c1_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_z_shift_or_1 = (c1_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c1_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_z_shift_or_3 = c1_max_z_shift_or_1 | (c1_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c1_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_z_shift_or_5 = c1_max_z_shift_or_3 | (c1_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c1_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c1_max_z_shift_sub = {1'd0, c1_max_z_base} + 10'h3f - {3'd0, c1_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c1_max_z_shift_sub_1 = c1_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c1_max_z_not = ~c1_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c1_max_z_add_1 = {2'd0, {c1_max_z_shift, 23'd0}} + {10'd0, c1_max_z_mant} + {33'd0, c1_max_z_sticky & c1_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c1_max_z_mux_1 = 34'h7f800000 <= c1_max_z_add_1 ? (c1_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c1_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c1_max_z_neg2 = ~c1_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c1_max_z_add_1 = {2'd0, {c1_max_z_shift, 23'd0}} + {10'd0, c1_max_z_mant} + {33'd0, c1_max_z_sticky & not_c1_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c1_max_z_mux_1 = 34'h7f800000 <= c1_max_z_add_1 ? (not_c1_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c1_max_z_concat_1 = {c1_max_z_neg2, c1_max_z_small ? {8'd0, c1_max_z_small_bits} : c1_max_z_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_min_x_mag_mux = x_setup_qsticky ? {63'd0, c0_x_qmin != 13'd0} : {51'd0, c0_x_qmin} << x_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c0_min_x_mag_and = x_setup_neg & c0_min_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_x_mag_mux_1 = c0_min_x_mag_and ? c7_min_x_mag_zext_2 - c0_min_x_mag_mux : c0_min_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_x_mag_mux_2 = x_setup_neg ? c0_min_x_mag_mux_1 : c0_min_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c0_min_x_mant_eq = c0_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_x_mant_mux = c0_min_x_mant_eq ? {c0_min_x_mag[31:0], 32'd0} : c0_min_x_mag; // gfx12BoxDecoder.ts:77
+  wire c0_min_x_mag_and = x_setup_neg & c0_min_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c0_min_x_mag_mux_1 = c0_min_x_mag_and ? x_setup_mterm_1 - c0_min_x_mag_mux : c0_min_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c0_min_x_mag_bits_63_32_eq_0 = c0_min_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c0_min_x_mant_mux = c0_min_x_mag_bits_63_32_eq_0 ? {c0_min_x_mag[31:0], 32'd0} : c0_min_x_mag; // gfx12BoxDecoder.ts:77
   wire c0_min_x_mant_eq_1 = c0_min_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_x_mant_mux_1 = c0_min_x_mant_eq_1 ? {c0_min_x_mant_mux[47:0], 16'd0} : c0_min_x_mant_mux; // gfx12BoxDecoder.ts:77
   wire c0_min_x_mant_eq_2 = c0_min_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1875,19 +1877,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_min_x_mant_mux_4 = c0_min_x_mant_eq_4 ? {c0_min_x_mant_mux_3[61:0], 2'd0} : c0_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c0_min_x_mant_eq_5 = ~c0_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_x_mant_mux_5 = c0_min_x_mant_eq_5 ? {c0_min_x_mant_mux_4[62:0], 1'd0} : c0_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_x_shift_or_2 = (c0_min_x_mant_eq ? 7'd32 : 7'd0) | (c0_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c0_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_x_shift_or_4 = c0_min_x_shift_or_2 | (c0_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c0_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c0_min_x_shift_sub = {1'd0, c0_min_x_base} + 10'h3f - {3'd0, c0_min_x_shift_or_4 | (c0_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_x_shift_or_1 = (c0_min_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c0_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_x_shift_or_3 = c0_min_x_shift_or_1 | (c0_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c0_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_x_shift_or_5 = c0_min_x_shift_or_3 | (c0_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c0_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c0_min_x_shift_sub = {1'd0, c0_min_x_base} + 10'h3f - {3'd0, c0_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c0_min_x_shift_sub_1 = c0_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c0_min_x_add_1 = {2'd0, {c0_min_x_shift, 23'd0}} + {10'd0, c0_min_x_mant} + {33'd0, c0_min_x_sticky & c0_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c0_min_x_mux_1 = 34'h7f800000 <= c0_min_x_add_1 ? (c0_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c0_min_x_concat_1 = {c0_min_x_neg2, c0_min_x_small ? {8'd0, c0_min_x_small_bits} : c0_min_x_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_y_mag_mux = y_setup_qsticky ? {63'd0, c0_y_qmin != 13'd0} : {51'd0, c0_y_qmin} << y_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c0_min_y_mag_and = y_setup_neg & c0_min_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_y_mag_mux_1 = c0_min_y_mag_and ? c7_min_y_mag_zext_2 - c0_min_y_mag_mux : c0_min_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_y_mag_mux_2 = y_setup_neg ? c0_min_y_mag_mux_1 : c0_min_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c0_min_y_mant_eq = c0_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_y_mant_mux = c0_min_y_mant_eq ? {c0_min_y_mag[31:0], 32'd0} : c0_min_y_mag; // gfx12BoxDecoder.ts:77
+  wire c0_min_y_mag_and = y_setup_neg & c0_min_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c0_min_y_mag_mux_1 = c0_min_y_mag_and ? y_setup_mterm_1 - c0_min_y_mag_mux : c0_min_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c0_min_y_mag_bits_63_32_eq_0 = c0_min_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c0_min_y_mant_mux = c0_min_y_mag_bits_63_32_eq_0 ? {c0_min_y_mag[31:0], 32'd0} : c0_min_y_mag; // gfx12BoxDecoder.ts:77
   wire c0_min_y_mant_eq_1 = c0_min_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_y_mant_mux_1 = c0_min_y_mant_eq_1 ? {c0_min_y_mant_mux[47:0], 16'd0} : c0_min_y_mant_mux; // gfx12BoxDecoder.ts:77
   wire c0_min_y_mant_eq_2 = c0_min_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1898,19 +1900,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_min_y_mant_mux_4 = c0_min_y_mant_eq_4 ? {c0_min_y_mant_mux_3[61:0], 2'd0} : c0_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c0_min_y_mant_eq_5 = ~c0_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_y_mant_mux_5 = c0_min_y_mant_eq_5 ? {c0_min_y_mant_mux_4[62:0], 1'd0} : c0_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_y_shift_or_2 = (c0_min_y_mant_eq ? 7'd32 : 7'd0) | (c0_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c0_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_y_shift_or_4 = c0_min_y_shift_or_2 | (c0_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c0_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c0_min_y_shift_sub = {1'd0, c0_min_y_base} + 10'h3f - {3'd0, c0_min_y_shift_or_4 | (c0_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_y_shift_or_1 = (c0_min_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c0_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_y_shift_or_3 = c0_min_y_shift_or_1 | (c0_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c0_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_y_shift_or_5 = c0_min_y_shift_or_3 | (c0_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c0_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c0_min_y_shift_sub = {1'd0, c0_min_y_base} + 10'h3f - {3'd0, c0_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c0_min_y_shift_sub_1 = c0_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c0_min_y_add_1 = {2'd0, {c0_min_y_shift, 23'd0}} + {10'd0, c0_min_y_mant} + {33'd0, c0_min_y_sticky & c0_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c0_min_y_mux_1 = 34'h7f800000 <= c0_min_y_add_1 ? (c0_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c0_min_y_concat_1 = {c0_min_y_neg2, c0_min_y_small ? {8'd0, c0_min_y_small_bits} : c0_min_y_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_z_mag_mux = z_setup_qsticky ? {63'd0, c0_z_qmin != 13'd0} : {51'd0, c0_z_qmin} << z_setup_qshift; // gfx12BoxDecoder.ts:77
-  wire c0_min_z_mag_and = z_setup_neg & c0_min_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_z_mag_mux_1 = c0_min_z_mag_and ? c7_min_z_mag_zext_2 - c0_min_z_mag_mux : c0_min_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_z_mag_mux_2 = z_setup_neg ? c0_min_z_mag_mux_1 : c0_min_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:77
-  wire c0_min_z_mant_eq = c0_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
-  wire [63:0] c0_min_z_mant_mux = c0_min_z_mant_eq ? {c0_min_z_mag[31:0], 32'd0} : c0_min_z_mag; // gfx12BoxDecoder.ts:77
+  wire c0_min_z_mag_and = z_setup_neg & c0_min_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire [63:0] c0_min_z_mag_mux_1 = c0_min_z_mag_and ? z_setup_mterm_1 - c0_min_z_mag_mux : c0_min_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:77
+  wire c0_min_z_mag_bits_63_32_eq_0 = c0_min_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:77
+  wire [63:0] c0_min_z_mant_mux = c0_min_z_mag_bits_63_32_eq_0 ? {c0_min_z_mag[31:0], 32'd0} : c0_min_z_mag; // gfx12BoxDecoder.ts:77
   wire c0_min_z_mant_eq_1 = c0_min_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_z_mant_mux_1 = c0_min_z_mant_eq_1 ? {c0_min_z_mant_mux[47:0], 16'd0} : c0_min_z_mant_mux; // gfx12BoxDecoder.ts:77
   wire c0_min_z_mant_eq_2 = c0_min_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:77
@@ -1921,19 +1923,19 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_min_z_mant_mux_4 = c0_min_z_mant_eq_4 ? {c0_min_z_mant_mux_3[61:0], 2'd0} : c0_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
   wire c0_min_z_mant_eq_5 = ~c0_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_z_mant_mux_5 = c0_min_z_mant_eq_5 ? {c0_min_z_mant_mux_4[62:0], 1'd0} : c0_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_z_shift_or_2 = (c0_min_z_mant_eq ? 7'd32 : 7'd0) | (c0_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c0_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_z_shift_or_4 = c0_min_z_shift_or_2 | (c0_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c0_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c0_min_z_shift_sub = {1'd0, c0_min_z_base} + 10'h3f - {3'd0, c0_min_z_shift_or_4 | (c0_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_z_shift_or_1 = (c0_min_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c0_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_z_shift_or_3 = c0_min_z_shift_or_1 | (c0_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c0_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_z_shift_or_5 = c0_min_z_shift_or_3 | (c0_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c0_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c0_min_z_shift_sub = {1'd0, c0_min_z_base} + 10'h3f - {3'd0, c0_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
   wire [9:0] c0_min_z_shift_sub_1 = c0_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c0_min_z_add_1 = {2'd0, {c0_min_z_shift, 23'd0}} + {10'd0, c0_min_z_mant} + {33'd0, c0_min_z_sticky & c0_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c0_min_z_mux_1 = 34'h7f800000 <= c0_min_z_add_1 ? (c0_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
   wire [31:0] c0_min_z_concat_1 = {c0_min_z_neg2, c0_min_z_small ? {8'd0, c0_min_z_small_bits} : c0_min_z_mux_1}; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_max_x_mag_mux = x_setup_qsticky ? {63'd0, c0_x_qmax1 != 13'd0} : {51'd0, c0_x_qmax1} << x_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c0_max_x_mag_and = x_setup_neg & c0_max_x_mag_mux < c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_x_mag_mux_1 = c0_max_x_mag_and ? c7_min_x_mag_zext_2 - c0_max_x_mag_mux : c0_max_x_mag_mux - c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_x_mag_mux_2 = x_setup_neg ? c0_max_x_mag_mux_1 : c0_max_x_mag_mux + c7_min_x_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c0_max_x_mant_eq = c0_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_x_mant_mux = c0_max_x_mant_eq ? {c0_max_x_mag[31:0], 32'd0} : c0_max_x_mag; // gfx12BoxDecoder.ts:78
+  wire c0_max_x_mag_and = x_setup_neg & c0_max_x_mag_mux < x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c0_max_x_mag_mux_1 = c0_max_x_mag_and ? x_setup_mterm_1 - c0_max_x_mag_mux : c0_max_x_mag_mux - x_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c0_max_x_mag_bits_63_32_eq_0 = c0_max_x_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c0_max_x_mant_mux = c0_max_x_mag_bits_63_32_eq_0 ? {c0_max_x_mag[31:0], 32'd0} : c0_max_x_mag; // gfx12BoxDecoder.ts:78
   wire c0_max_x_mant_eq_1 = c0_max_x_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_x_mant_mux_1 = c0_max_x_mant_eq_1 ? {c0_max_x_mant_mux[47:0], 16'd0} : c0_max_x_mant_mux; // gfx12BoxDecoder.ts:78
   wire c0_max_x_mant_eq_2 = c0_max_x_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1944,20 +1946,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_max_x_mant_mux_4 = c0_max_x_mant_eq_4 ? {c0_max_x_mant_mux_3[61:0], 2'd0} : c0_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c0_max_x_mant_eq_5 = ~c0_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_x_mant_mux_5 = c0_max_x_mant_eq_5 ? {c0_max_x_mant_mux_4[62:0], 1'd0} : c0_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_x_shift_or_2 = (c0_max_x_mant_eq ? 7'd32 : 7'd0) | (c0_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c0_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_x_shift_or_4 = c0_max_x_shift_or_2 | (c0_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c0_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c0_max_x_shift_sub = {1'd0, c0_max_x_base} + 10'h3f - {3'd0, c0_max_x_shift_or_4 | (c0_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_x_shift_or_1 = (c0_max_x_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c0_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_x_shift_or_3 = c0_max_x_shift_or_1 | (c0_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c0_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_x_shift_or_5 = c0_max_x_shift_or_3 | (c0_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c0_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c0_max_x_shift_sub = {1'd0, c0_max_x_base} + 10'h3f - {3'd0, c0_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c0_max_x_shift_sub_1 = c0_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c0_max_x_not = ~c0_max_x_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c0_max_x_add_1 = {2'd0, {c0_max_x_shift, 23'd0}} + {10'd0, c0_max_x_mant} + {33'd0, c0_max_x_sticky & c0_max_x_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c0_max_x_mux_1 = 34'h7f800000 <= c0_max_x_add_1 ? (c0_max_x_not ? 31'h7f800000 : 31'h7f7fffff) : c0_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c0_max_x_neg2 = ~c0_max_x_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c0_max_x_add_1 = {2'd0, {c0_max_x_shift, 23'd0}} + {10'd0, c0_max_x_mant} + {33'd0, c0_max_x_sticky & not_c0_max_x_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c0_max_x_mux_1 = 34'h7f800000 <= c0_max_x_add_1 ? (not_c0_max_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_max_x_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c0_max_x_concat_1 = {c0_max_x_neg2, c0_max_x_small ? {8'd0, c0_max_x_small_bits} : c0_max_x_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_y_mag_mux = y_setup_qsticky ? {63'd0, c0_y_qmax1 != 13'd0} : {51'd0, c0_y_qmax1} << y_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c0_max_y_mag_and = y_setup_neg & c0_max_y_mag_mux < c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_y_mag_mux_1 = c0_max_y_mag_and ? c7_min_y_mag_zext_2 - c0_max_y_mag_mux : c0_max_y_mag_mux - c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_y_mag_mux_2 = y_setup_neg ? c0_max_y_mag_mux_1 : c0_max_y_mag_mux + c7_min_y_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c0_max_y_mant_eq = c0_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_y_mant_mux = c0_max_y_mant_eq ? {c0_max_y_mag[31:0], 32'd0} : c0_max_y_mag; // gfx12BoxDecoder.ts:78
+  wire c0_max_y_mag_and = y_setup_neg & c0_max_y_mag_mux < y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c0_max_y_mag_mux_1 = c0_max_y_mag_and ? y_setup_mterm_1 - c0_max_y_mag_mux : c0_max_y_mag_mux - y_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c0_max_y_mag_bits_63_32_eq_0 = c0_max_y_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c0_max_y_mant_mux = c0_max_y_mag_bits_63_32_eq_0 ? {c0_max_y_mag[31:0], 32'd0} : c0_max_y_mag; // gfx12BoxDecoder.ts:78
   wire c0_max_y_mant_eq_1 = c0_max_y_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_y_mant_mux_1 = c0_max_y_mant_eq_1 ? {c0_max_y_mant_mux[47:0], 16'd0} : c0_max_y_mant_mux; // gfx12BoxDecoder.ts:78
   wire c0_max_y_mant_eq_2 = c0_max_y_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1968,20 +1970,20 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_max_y_mant_mux_4 = c0_max_y_mant_eq_4 ? {c0_max_y_mant_mux_3[61:0], 2'd0} : c0_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c0_max_y_mant_eq_5 = ~c0_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_y_mant_mux_5 = c0_max_y_mant_eq_5 ? {c0_max_y_mant_mux_4[62:0], 1'd0} : c0_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_y_shift_or_2 = (c0_max_y_mant_eq ? 7'd32 : 7'd0) | (c0_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c0_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_y_shift_or_4 = c0_max_y_shift_or_2 | (c0_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c0_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c0_max_y_shift_sub = {1'd0, c0_max_y_base} + 10'h3f - {3'd0, c0_max_y_shift_or_4 | (c0_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_y_shift_or_1 = (c0_max_y_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c0_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_y_shift_or_3 = c0_max_y_shift_or_1 | (c0_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c0_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_y_shift_or_5 = c0_max_y_shift_or_3 | (c0_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c0_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c0_max_y_shift_sub = {1'd0, c0_max_y_base} + 10'h3f - {3'd0, c0_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c0_max_y_shift_sub_1 = c0_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c0_max_y_not = ~c0_max_y_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c0_max_y_add_1 = {2'd0, {c0_max_y_shift, 23'd0}} + {10'd0, c0_max_y_mant} + {33'd0, c0_max_y_sticky & c0_max_y_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c0_max_y_mux_1 = 34'h7f800000 <= c0_max_y_add_1 ? (c0_max_y_not ? 31'h7f800000 : 31'h7f7fffff) : c0_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c0_max_y_neg2 = ~c0_max_y_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c0_max_y_add_1 = {2'd0, {c0_max_y_shift, 23'd0}} + {10'd0, c0_max_y_mant} + {33'd0, c0_max_y_sticky & not_c0_max_y_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c0_max_y_mux_1 = 34'h7f800000 <= c0_max_y_add_1 ? (not_c0_max_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_max_y_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c0_max_y_concat_1 = {c0_max_y_neg2, c0_max_y_small ? {8'd0, c0_max_y_small_bits} : c0_max_y_mux_1}; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_z_mag_mux = z_setup_qsticky ? {63'd0, c0_z_qmax1 != 13'd0} : {51'd0, c0_z_qmax1} << z_setup_qshift; // gfx12BoxDecoder.ts:78
-  wire c0_max_z_mag_and = z_setup_neg & c0_max_z_mag_mux < c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_z_mag_mux_1 = c0_max_z_mag_and ? c7_min_z_mag_zext_2 - c0_max_z_mag_mux : c0_max_z_mag_mux - c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_z_mag_mux_2 = z_setup_neg ? c0_max_z_mag_mux_1 : c0_max_z_mag_mux + c7_min_z_mag_zext_2; // gfx12BoxDecoder.ts:78
-  wire c0_max_z_mant_eq = c0_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
-  wire [63:0] c0_max_z_mant_mux = c0_max_z_mant_eq ? {c0_max_z_mag[31:0], 32'd0} : c0_max_z_mag; // gfx12BoxDecoder.ts:78
+  wire c0_max_z_mag_and = z_setup_neg & c0_max_z_mag_mux < z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire [63:0] c0_max_z_mag_mux_1 = c0_max_z_mag_and ? z_setup_mterm_1 - c0_max_z_mag_mux : c0_max_z_mag_mux - z_setup_mterm_1; // gfx12BoxDecoder.ts:78
+  wire c0_max_z_mag_bits_63_32_eq_0 = c0_max_z_mag[63:32] == 32'd0; // gfx12BoxDecoder.ts:78
+  wire [63:0] c0_max_z_mant_mux = c0_max_z_mag_bits_63_32_eq_0 ? {c0_max_z_mag[31:0], 32'd0} : c0_max_z_mag; // gfx12BoxDecoder.ts:78
   wire c0_max_z_mant_eq_1 = c0_max_z_mant_mux[63:48] == 16'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_z_mant_mux_1 = c0_max_z_mant_eq_1 ? {c0_max_z_mant_mux[47:0], 16'd0} : c0_max_z_mant_mux; // gfx12BoxDecoder.ts:78
   wire c0_max_z_mant_eq_2 = c0_max_z_mant_mux_1[63:56] == 8'd0; // gfx12BoxDecoder.ts:78
@@ -1992,13 +1994,14 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_max_z_mant_mux_4 = c0_max_z_mant_eq_4 ? {c0_max_z_mant_mux_3[61:0], 2'd0} : c0_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
   wire c0_max_z_mant_eq_5 = ~c0_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_z_mant_mux_5 = c0_max_z_mant_eq_5 ? {c0_max_z_mant_mux_4[62:0], 1'd0} : c0_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_z_shift_or_2 = (c0_max_z_mant_eq ? 7'd32 : 7'd0) | (c0_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c0_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_z_shift_or_4 = c0_max_z_shift_or_2 | (c0_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c0_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c0_max_z_shift_sub = {1'd0, c0_max_z_base} + 10'h3f - {3'd0, c0_max_z_shift_or_4 | (c0_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_z_shift_or_1 = (c0_max_z_mag_bits_63_32_eq_0 ? 7'd32 : 7'd0) | (c0_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_z_shift_or_3 = c0_max_z_shift_or_1 | (c0_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c0_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_z_shift_or_5 = c0_max_z_shift_or_3 | (c0_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c0_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c0_max_z_shift_sub = {1'd0, c0_max_z_base} + 10'h3f - {3'd0, c0_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
   wire [9:0] c0_max_z_shift_sub_1 = c0_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
-  wire c0_max_z_not = ~c0_max_z_neg2; // gfx12BoxDecoder.ts:78
-  wire [33:0] c0_max_z_add_1 = {2'd0, {c0_max_z_shift, 23'd0}} + {10'd0, c0_max_z_mant} + {33'd0, c0_max_z_sticky & c0_max_z_not}; // gfx12BoxDecoder.ts:78
-  wire [30:0] c0_max_z_mux_1 = 34'h7f800000 <= c0_max_z_add_1 ? (c0_max_z_not ? 31'h7f800000 : 31'h7f7fffff) : c0_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
+  wire not_c0_max_z_neg2 = ~c0_max_z_neg2; // gfx12BoxDecoder.ts:78
+  wire [33:0] c0_max_z_add_1 = {2'd0, {c0_max_z_shift, 23'd0}} + {10'd0, c0_max_z_mant} + {33'd0, c0_max_z_sticky & not_c0_max_z_neg2}; // gfx12BoxDecoder.ts:78
+  wire [30:0] c0_max_z_mux_1 = 34'h7f800000 <= c0_max_z_add_1 ? (not_c0_max_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_max_z_add_1[30:0]; // gfx12BoxDecoder.ts:78
   wire [31:0] c0_max_z_concat_1 = {c0_max_z_neg2, c0_max_z_small ? {8'd0, c0_max_z_small_bits} : c0_max_z_mux_1}; // gfx12BoxDecoder.ts:78
 
 `ifndef SYNTHESIS
@@ -2895,11 +2898,11 @@ module Gfx12BoxDecoder (
     c2_z_qmax1 <= {1'd0, node[535:524]} + 13'd1; // gfx12BoxDecoder.ts:73
     c1_z_qmax1 <= {1'd0, node[439:428]} + 13'd1; // gfx12BoxDecoder.ts:73
     c0_z_qmax1 <= {1'd0, node[343:332]} + 13'd1; // gfx12BoxDecoder.ts:73
-    c7_min_x_mag <= c7_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c7_min_x_mag <= x_setup_neg ? c7_min_x_mag_mux_1 : c7_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c7_min_x_neg <= c7_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c7_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c7_min_x_pass <= c7_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c7_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c7_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c7_min_x_mant <= c7_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c7_min_x_sticky <= c7_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c7_min_x_shift <= c7_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -2909,11 +2912,11 @@ module Gfx12BoxDecoder (
     c7_min_x_pass2 <= c7_min_x_pass; // gfx12BoxDecoder.ts:77
     c7_min_x_pass_value2 <= c7_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c7_min_x <= c7_min_x_pass2 ? c7_min_x_pass_value2 : c7_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c7_min_y_mag <= c7_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c7_min_y_mag <= y_setup_neg ? c7_min_y_mag_mux_1 : c7_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c7_min_y_neg <= c7_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c7_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c7_min_y_pass <= c7_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c7_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c7_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c7_min_y_mant <= c7_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c7_min_y_sticky <= c7_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c7_min_y_shift <= c7_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -2923,11 +2926,11 @@ module Gfx12BoxDecoder (
     c7_min_y_pass2 <= c7_min_y_pass; // gfx12BoxDecoder.ts:77
     c7_min_y_pass_value2 <= c7_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c7_min_y <= c7_min_y_pass2 ? c7_min_y_pass_value2 : c7_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c7_min_z_mag <= c7_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c7_min_z_mag <= z_setup_neg ? c7_min_z_mag_mux_1 : c7_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c7_min_z_neg <= c7_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c7_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c7_min_z_pass <= c7_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c7_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c7_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c7_min_z_mant <= c7_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c7_min_z_sticky <= c7_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c7_min_z_shift <= c7_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -2937,11 +2940,11 @@ module Gfx12BoxDecoder (
     c7_min_z_pass2 <= c7_min_z_pass; // gfx12BoxDecoder.ts:77
     c7_min_z_pass_value2 <= c7_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c7_min_z <= c7_min_z_pass2 ? c7_min_z_pass_value2 : c7_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c7_max_x_mag <= c7_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c7_max_x_mag <= x_setup_neg ? c7_max_x_mag_mux_1 : c7_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c7_max_x_neg <= c7_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c7_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c7_max_x_pass <= c7_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c7_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c7_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c7_max_x_mant <= c7_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c7_max_x_sticky <= c7_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c7_max_x_shift <= c7_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -2951,11 +2954,11 @@ module Gfx12BoxDecoder (
     c7_max_x_pass2 <= c7_max_x_pass; // gfx12BoxDecoder.ts:78
     c7_max_x_pass_value2 <= c7_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c7_max_x <= c7_max_x_pass2 ? c7_max_x_pass_value2 : c7_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c7_max_y_mag <= c7_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c7_max_y_mag <= y_setup_neg ? c7_max_y_mag_mux_1 : c7_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c7_max_y_neg <= c7_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c7_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c7_max_y_pass <= c7_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c7_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c7_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c7_max_y_mant <= c7_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c7_max_y_sticky <= c7_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c7_max_y_shift <= c7_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -2965,11 +2968,11 @@ module Gfx12BoxDecoder (
     c7_max_y_pass2 <= c7_max_y_pass; // gfx12BoxDecoder.ts:78
     c7_max_y_pass_value2 <= c7_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c7_max_y <= c7_max_y_pass2 ? c7_max_y_pass_value2 : c7_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c7_max_z_mag <= c7_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c7_max_z_mag <= z_setup_neg ? c7_max_z_mag_mux_1 : c7_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c7_max_z_neg <= c7_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c7_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c7_max_z_pass <= c7_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c7_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c7_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c7_max_z_mant <= c7_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c7_max_z_sticky <= c7_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c7_max_z_shift <= c7_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -2979,11 +2982,11 @@ module Gfx12BoxDecoder (
     c7_max_z_pass2 <= c7_max_z_pass; // gfx12BoxDecoder.ts:78
     c7_max_z_pass_value2 <= c7_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c7_max_z <= c7_max_z_pass2 ? c7_max_z_pass_value2 : c7_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c6_min_x_mag <= c6_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c6_min_x_mag <= x_setup_neg ? c6_min_x_mag_mux_1 : c6_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c6_min_x_neg <= c6_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c6_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c6_min_x_pass <= c6_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c6_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c6_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c6_min_x_mant <= c6_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c6_min_x_sticky <= c6_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c6_min_x_shift <= c6_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -2993,11 +2996,11 @@ module Gfx12BoxDecoder (
     c6_min_x_pass2 <= c6_min_x_pass; // gfx12BoxDecoder.ts:77
     c6_min_x_pass_value2 <= c6_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c6_min_x <= c6_min_x_pass2 ? c6_min_x_pass_value2 : c6_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c6_min_y_mag <= c6_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c6_min_y_mag <= y_setup_neg ? c6_min_y_mag_mux_1 : c6_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c6_min_y_neg <= c6_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c6_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c6_min_y_pass <= c6_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c6_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c6_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c6_min_y_mant <= c6_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c6_min_y_sticky <= c6_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c6_min_y_shift <= c6_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3007,11 +3010,11 @@ module Gfx12BoxDecoder (
     c6_min_y_pass2 <= c6_min_y_pass; // gfx12BoxDecoder.ts:77
     c6_min_y_pass_value2 <= c6_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c6_min_y <= c6_min_y_pass2 ? c6_min_y_pass_value2 : c6_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c6_min_z_mag <= c6_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c6_min_z_mag <= z_setup_neg ? c6_min_z_mag_mux_1 : c6_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c6_min_z_neg <= c6_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c6_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c6_min_z_pass <= c6_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c6_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c6_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c6_min_z_mant <= c6_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c6_min_z_sticky <= c6_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c6_min_z_shift <= c6_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3021,11 +3024,11 @@ module Gfx12BoxDecoder (
     c6_min_z_pass2 <= c6_min_z_pass; // gfx12BoxDecoder.ts:77
     c6_min_z_pass_value2 <= c6_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c6_min_z <= c6_min_z_pass2 ? c6_min_z_pass_value2 : c6_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c6_max_x_mag <= c6_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c6_max_x_mag <= x_setup_neg ? c6_max_x_mag_mux_1 : c6_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c6_max_x_neg <= c6_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c6_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c6_max_x_pass <= c6_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c6_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c6_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c6_max_x_mant <= c6_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c6_max_x_sticky <= c6_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c6_max_x_shift <= c6_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3035,11 +3038,11 @@ module Gfx12BoxDecoder (
     c6_max_x_pass2 <= c6_max_x_pass; // gfx12BoxDecoder.ts:78
     c6_max_x_pass_value2 <= c6_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c6_max_x <= c6_max_x_pass2 ? c6_max_x_pass_value2 : c6_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c6_max_y_mag <= c6_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c6_max_y_mag <= y_setup_neg ? c6_max_y_mag_mux_1 : c6_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c6_max_y_neg <= c6_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c6_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c6_max_y_pass <= c6_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c6_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c6_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c6_max_y_mant <= c6_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c6_max_y_sticky <= c6_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c6_max_y_shift <= c6_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3049,11 +3052,11 @@ module Gfx12BoxDecoder (
     c6_max_y_pass2 <= c6_max_y_pass; // gfx12BoxDecoder.ts:78
     c6_max_y_pass_value2 <= c6_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c6_max_y <= c6_max_y_pass2 ? c6_max_y_pass_value2 : c6_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c6_max_z_mag <= c6_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c6_max_z_mag <= z_setup_neg ? c6_max_z_mag_mux_1 : c6_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c6_max_z_neg <= c6_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c6_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c6_max_z_pass <= c6_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c6_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c6_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c6_max_z_mant <= c6_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c6_max_z_sticky <= c6_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c6_max_z_shift <= c6_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3063,11 +3066,11 @@ module Gfx12BoxDecoder (
     c6_max_z_pass2 <= c6_max_z_pass; // gfx12BoxDecoder.ts:78
     c6_max_z_pass_value2 <= c6_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c6_max_z <= c6_max_z_pass2 ? c6_max_z_pass_value2 : c6_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c5_min_x_mag <= c5_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c5_min_x_mag <= x_setup_neg ? c5_min_x_mag_mux_1 : c5_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c5_min_x_neg <= c5_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c5_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c5_min_x_pass <= c5_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c5_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c5_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c5_min_x_mant <= c5_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c5_min_x_sticky <= c5_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c5_min_x_shift <= c5_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3077,11 +3080,11 @@ module Gfx12BoxDecoder (
     c5_min_x_pass2 <= c5_min_x_pass; // gfx12BoxDecoder.ts:77
     c5_min_x_pass_value2 <= c5_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c5_min_x <= c5_min_x_pass2 ? c5_min_x_pass_value2 : c5_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c5_min_y_mag <= c5_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c5_min_y_mag <= y_setup_neg ? c5_min_y_mag_mux_1 : c5_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c5_min_y_neg <= c5_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c5_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c5_min_y_pass <= c5_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c5_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c5_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c5_min_y_mant <= c5_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c5_min_y_sticky <= c5_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c5_min_y_shift <= c5_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3091,11 +3094,11 @@ module Gfx12BoxDecoder (
     c5_min_y_pass2 <= c5_min_y_pass; // gfx12BoxDecoder.ts:77
     c5_min_y_pass_value2 <= c5_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c5_min_y <= c5_min_y_pass2 ? c5_min_y_pass_value2 : c5_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c5_min_z_mag <= c5_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c5_min_z_mag <= z_setup_neg ? c5_min_z_mag_mux_1 : c5_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c5_min_z_neg <= c5_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c5_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c5_min_z_pass <= c5_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c5_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c5_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c5_min_z_mant <= c5_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c5_min_z_sticky <= c5_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c5_min_z_shift <= c5_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3105,11 +3108,11 @@ module Gfx12BoxDecoder (
     c5_min_z_pass2 <= c5_min_z_pass; // gfx12BoxDecoder.ts:77
     c5_min_z_pass_value2 <= c5_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c5_min_z <= c5_min_z_pass2 ? c5_min_z_pass_value2 : c5_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c5_max_x_mag <= c5_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c5_max_x_mag <= x_setup_neg ? c5_max_x_mag_mux_1 : c5_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c5_max_x_neg <= c5_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c5_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c5_max_x_pass <= c5_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c5_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c5_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c5_max_x_mant <= c5_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c5_max_x_sticky <= c5_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c5_max_x_shift <= c5_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3119,11 +3122,11 @@ module Gfx12BoxDecoder (
     c5_max_x_pass2 <= c5_max_x_pass; // gfx12BoxDecoder.ts:78
     c5_max_x_pass_value2 <= c5_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c5_max_x <= c5_max_x_pass2 ? c5_max_x_pass_value2 : c5_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c5_max_y_mag <= c5_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c5_max_y_mag <= y_setup_neg ? c5_max_y_mag_mux_1 : c5_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c5_max_y_neg <= c5_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c5_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c5_max_y_pass <= c5_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c5_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c5_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c5_max_y_mant <= c5_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c5_max_y_sticky <= c5_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c5_max_y_shift <= c5_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3133,11 +3136,11 @@ module Gfx12BoxDecoder (
     c5_max_y_pass2 <= c5_max_y_pass; // gfx12BoxDecoder.ts:78
     c5_max_y_pass_value2 <= c5_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c5_max_y <= c5_max_y_pass2 ? c5_max_y_pass_value2 : c5_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c5_max_z_mag <= c5_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c5_max_z_mag <= z_setup_neg ? c5_max_z_mag_mux_1 : c5_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c5_max_z_neg <= c5_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c5_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c5_max_z_pass <= c5_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c5_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c5_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c5_max_z_mant <= c5_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c5_max_z_sticky <= c5_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c5_max_z_shift <= c5_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3147,11 +3150,11 @@ module Gfx12BoxDecoder (
     c5_max_z_pass2 <= c5_max_z_pass; // gfx12BoxDecoder.ts:78
     c5_max_z_pass_value2 <= c5_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c5_max_z <= c5_max_z_pass2 ? c5_max_z_pass_value2 : c5_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c4_min_x_mag <= c4_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c4_min_x_mag <= x_setup_neg ? c4_min_x_mag_mux_1 : c4_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c4_min_x_neg <= c4_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c4_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c4_min_x_pass <= c4_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c4_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c4_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c4_min_x_mant <= c4_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c4_min_x_sticky <= c4_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c4_min_x_shift <= c4_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3161,11 +3164,11 @@ module Gfx12BoxDecoder (
     c4_min_x_pass2 <= c4_min_x_pass; // gfx12BoxDecoder.ts:77
     c4_min_x_pass_value2 <= c4_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c4_min_x <= c4_min_x_pass2 ? c4_min_x_pass_value2 : c4_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c4_min_y_mag <= c4_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c4_min_y_mag <= y_setup_neg ? c4_min_y_mag_mux_1 : c4_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c4_min_y_neg <= c4_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c4_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c4_min_y_pass <= c4_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c4_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c4_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c4_min_y_mant <= c4_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c4_min_y_sticky <= c4_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c4_min_y_shift <= c4_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3175,11 +3178,11 @@ module Gfx12BoxDecoder (
     c4_min_y_pass2 <= c4_min_y_pass; // gfx12BoxDecoder.ts:77
     c4_min_y_pass_value2 <= c4_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c4_min_y <= c4_min_y_pass2 ? c4_min_y_pass_value2 : c4_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c4_min_z_mag <= c4_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c4_min_z_mag <= z_setup_neg ? c4_min_z_mag_mux_1 : c4_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c4_min_z_neg <= c4_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c4_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c4_min_z_pass <= c4_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c4_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c4_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c4_min_z_mant <= c4_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c4_min_z_sticky <= c4_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c4_min_z_shift <= c4_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3189,11 +3192,11 @@ module Gfx12BoxDecoder (
     c4_min_z_pass2 <= c4_min_z_pass; // gfx12BoxDecoder.ts:77
     c4_min_z_pass_value2 <= c4_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c4_min_z <= c4_min_z_pass2 ? c4_min_z_pass_value2 : c4_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c4_max_x_mag <= c4_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c4_max_x_mag <= x_setup_neg ? c4_max_x_mag_mux_1 : c4_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c4_max_x_neg <= c4_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c4_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c4_max_x_pass <= c4_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c4_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c4_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c4_max_x_mant <= c4_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c4_max_x_sticky <= c4_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c4_max_x_shift <= c4_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3203,11 +3206,11 @@ module Gfx12BoxDecoder (
     c4_max_x_pass2 <= c4_max_x_pass; // gfx12BoxDecoder.ts:78
     c4_max_x_pass_value2 <= c4_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c4_max_x <= c4_max_x_pass2 ? c4_max_x_pass_value2 : c4_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c4_max_y_mag <= c4_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c4_max_y_mag <= y_setup_neg ? c4_max_y_mag_mux_1 : c4_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c4_max_y_neg <= c4_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c4_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c4_max_y_pass <= c4_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c4_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c4_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c4_max_y_mant <= c4_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c4_max_y_sticky <= c4_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c4_max_y_shift <= c4_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3217,11 +3220,11 @@ module Gfx12BoxDecoder (
     c4_max_y_pass2 <= c4_max_y_pass; // gfx12BoxDecoder.ts:78
     c4_max_y_pass_value2 <= c4_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c4_max_y <= c4_max_y_pass2 ? c4_max_y_pass_value2 : c4_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c4_max_z_mag <= c4_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c4_max_z_mag <= z_setup_neg ? c4_max_z_mag_mux_1 : c4_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c4_max_z_neg <= c4_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c4_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c4_max_z_pass <= c4_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c4_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c4_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c4_max_z_mant <= c4_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c4_max_z_sticky <= c4_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c4_max_z_shift <= c4_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3231,11 +3234,11 @@ module Gfx12BoxDecoder (
     c4_max_z_pass2 <= c4_max_z_pass; // gfx12BoxDecoder.ts:78
     c4_max_z_pass_value2 <= c4_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c4_max_z <= c4_max_z_pass2 ? c4_max_z_pass_value2 : c4_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c3_min_x_mag <= c3_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c3_min_x_mag <= x_setup_neg ? c3_min_x_mag_mux_1 : c3_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c3_min_x_neg <= c3_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c3_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c3_min_x_pass <= c3_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c3_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c3_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c3_min_x_mant <= c3_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c3_min_x_sticky <= c3_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c3_min_x_shift <= c3_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3245,11 +3248,11 @@ module Gfx12BoxDecoder (
     c3_min_x_pass2 <= c3_min_x_pass; // gfx12BoxDecoder.ts:77
     c3_min_x_pass_value2 <= c3_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c3_min_x <= c3_min_x_pass2 ? c3_min_x_pass_value2 : c3_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c3_min_y_mag <= c3_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c3_min_y_mag <= y_setup_neg ? c3_min_y_mag_mux_1 : c3_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c3_min_y_neg <= c3_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c3_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c3_min_y_pass <= c3_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c3_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c3_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c3_min_y_mant <= c3_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c3_min_y_sticky <= c3_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c3_min_y_shift <= c3_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3259,11 +3262,11 @@ module Gfx12BoxDecoder (
     c3_min_y_pass2 <= c3_min_y_pass; // gfx12BoxDecoder.ts:77
     c3_min_y_pass_value2 <= c3_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c3_min_y <= c3_min_y_pass2 ? c3_min_y_pass_value2 : c3_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c3_min_z_mag <= c3_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c3_min_z_mag <= z_setup_neg ? c3_min_z_mag_mux_1 : c3_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c3_min_z_neg <= c3_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c3_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c3_min_z_pass <= c3_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c3_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c3_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c3_min_z_mant <= c3_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c3_min_z_sticky <= c3_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c3_min_z_shift <= c3_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3273,11 +3276,11 @@ module Gfx12BoxDecoder (
     c3_min_z_pass2 <= c3_min_z_pass; // gfx12BoxDecoder.ts:77
     c3_min_z_pass_value2 <= c3_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c3_min_z <= c3_min_z_pass2 ? c3_min_z_pass_value2 : c3_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c3_max_x_mag <= c3_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c3_max_x_mag <= x_setup_neg ? c3_max_x_mag_mux_1 : c3_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c3_max_x_neg <= c3_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c3_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c3_max_x_pass <= c3_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c3_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c3_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c3_max_x_mant <= c3_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c3_max_x_sticky <= c3_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c3_max_x_shift <= c3_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3287,11 +3290,11 @@ module Gfx12BoxDecoder (
     c3_max_x_pass2 <= c3_max_x_pass; // gfx12BoxDecoder.ts:78
     c3_max_x_pass_value2 <= c3_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c3_max_x <= c3_max_x_pass2 ? c3_max_x_pass_value2 : c3_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c3_max_y_mag <= c3_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c3_max_y_mag <= y_setup_neg ? c3_max_y_mag_mux_1 : c3_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c3_max_y_neg <= c3_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c3_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c3_max_y_pass <= c3_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c3_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c3_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c3_max_y_mant <= c3_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c3_max_y_sticky <= c3_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c3_max_y_shift <= c3_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3301,11 +3304,11 @@ module Gfx12BoxDecoder (
     c3_max_y_pass2 <= c3_max_y_pass; // gfx12BoxDecoder.ts:78
     c3_max_y_pass_value2 <= c3_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c3_max_y <= c3_max_y_pass2 ? c3_max_y_pass_value2 : c3_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c3_max_z_mag <= c3_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c3_max_z_mag <= z_setup_neg ? c3_max_z_mag_mux_1 : c3_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c3_max_z_neg <= c3_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c3_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c3_max_z_pass <= c3_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c3_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c3_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c3_max_z_mant <= c3_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c3_max_z_sticky <= c3_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c3_max_z_shift <= c3_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3315,11 +3318,11 @@ module Gfx12BoxDecoder (
     c3_max_z_pass2 <= c3_max_z_pass; // gfx12BoxDecoder.ts:78
     c3_max_z_pass_value2 <= c3_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c3_max_z <= c3_max_z_pass2 ? c3_max_z_pass_value2 : c3_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c2_min_x_mag <= c2_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c2_min_x_mag <= x_setup_neg ? c2_min_x_mag_mux_1 : c2_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c2_min_x_neg <= c2_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c2_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c2_min_x_pass <= c2_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c2_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c2_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c2_min_x_mant <= c2_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c2_min_x_sticky <= c2_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c2_min_x_shift <= c2_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3329,11 +3332,11 @@ module Gfx12BoxDecoder (
     c2_min_x_pass2 <= c2_min_x_pass; // gfx12BoxDecoder.ts:77
     c2_min_x_pass_value2 <= c2_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c2_min_x <= c2_min_x_pass2 ? c2_min_x_pass_value2 : c2_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c2_min_y_mag <= c2_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c2_min_y_mag <= y_setup_neg ? c2_min_y_mag_mux_1 : c2_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c2_min_y_neg <= c2_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c2_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c2_min_y_pass <= c2_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c2_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c2_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c2_min_y_mant <= c2_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c2_min_y_sticky <= c2_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c2_min_y_shift <= c2_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3343,11 +3346,11 @@ module Gfx12BoxDecoder (
     c2_min_y_pass2 <= c2_min_y_pass; // gfx12BoxDecoder.ts:77
     c2_min_y_pass_value2 <= c2_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c2_min_y <= c2_min_y_pass2 ? c2_min_y_pass_value2 : c2_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c2_min_z_mag <= c2_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c2_min_z_mag <= z_setup_neg ? c2_min_z_mag_mux_1 : c2_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c2_min_z_neg <= c2_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c2_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c2_min_z_pass <= c2_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c2_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c2_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c2_min_z_mant <= c2_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c2_min_z_sticky <= c2_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c2_min_z_shift <= c2_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3357,11 +3360,11 @@ module Gfx12BoxDecoder (
     c2_min_z_pass2 <= c2_min_z_pass; // gfx12BoxDecoder.ts:77
     c2_min_z_pass_value2 <= c2_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c2_min_z <= c2_min_z_pass2 ? c2_min_z_pass_value2 : c2_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c2_max_x_mag <= c2_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c2_max_x_mag <= x_setup_neg ? c2_max_x_mag_mux_1 : c2_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c2_max_x_neg <= c2_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c2_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c2_max_x_pass <= c2_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c2_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c2_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c2_max_x_mant <= c2_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c2_max_x_sticky <= c2_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c2_max_x_shift <= c2_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3371,11 +3374,11 @@ module Gfx12BoxDecoder (
     c2_max_x_pass2 <= c2_max_x_pass; // gfx12BoxDecoder.ts:78
     c2_max_x_pass_value2 <= c2_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c2_max_x <= c2_max_x_pass2 ? c2_max_x_pass_value2 : c2_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c2_max_y_mag <= c2_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c2_max_y_mag <= y_setup_neg ? c2_max_y_mag_mux_1 : c2_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c2_max_y_neg <= c2_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c2_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c2_max_y_pass <= c2_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c2_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c2_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c2_max_y_mant <= c2_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c2_max_y_sticky <= c2_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c2_max_y_shift <= c2_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3385,11 +3388,11 @@ module Gfx12BoxDecoder (
     c2_max_y_pass2 <= c2_max_y_pass; // gfx12BoxDecoder.ts:78
     c2_max_y_pass_value2 <= c2_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c2_max_y <= c2_max_y_pass2 ? c2_max_y_pass_value2 : c2_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c2_max_z_mag <= c2_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c2_max_z_mag <= z_setup_neg ? c2_max_z_mag_mux_1 : c2_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c2_max_z_neg <= c2_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c2_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c2_max_z_pass <= c2_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c2_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c2_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c2_max_z_mant <= c2_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c2_max_z_sticky <= c2_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c2_max_z_shift <= c2_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3399,11 +3402,11 @@ module Gfx12BoxDecoder (
     c2_max_z_pass2 <= c2_max_z_pass; // gfx12BoxDecoder.ts:78
     c2_max_z_pass_value2 <= c2_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c2_max_z <= c2_max_z_pass2 ? c2_max_z_pass_value2 : c2_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c1_min_x_mag <= c1_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c1_min_x_mag <= x_setup_neg ? c1_min_x_mag_mux_1 : c1_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c1_min_x_neg <= c1_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c1_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c1_min_x_pass <= c1_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c1_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c1_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c1_min_x_mant <= c1_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c1_min_x_sticky <= c1_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c1_min_x_shift <= c1_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3413,11 +3416,11 @@ module Gfx12BoxDecoder (
     c1_min_x_pass2 <= c1_min_x_pass; // gfx12BoxDecoder.ts:77
     c1_min_x_pass_value2 <= c1_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c1_min_x <= c1_min_x_pass2 ? c1_min_x_pass_value2 : c1_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c1_min_y_mag <= c1_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c1_min_y_mag <= y_setup_neg ? c1_min_y_mag_mux_1 : c1_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c1_min_y_neg <= c1_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c1_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c1_min_y_pass <= c1_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c1_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c1_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c1_min_y_mant <= c1_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c1_min_y_sticky <= c1_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c1_min_y_shift <= c1_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3427,11 +3430,11 @@ module Gfx12BoxDecoder (
     c1_min_y_pass2 <= c1_min_y_pass; // gfx12BoxDecoder.ts:77
     c1_min_y_pass_value2 <= c1_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c1_min_y <= c1_min_y_pass2 ? c1_min_y_pass_value2 : c1_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c1_min_z_mag <= c1_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c1_min_z_mag <= z_setup_neg ? c1_min_z_mag_mux_1 : c1_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c1_min_z_neg <= c1_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c1_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c1_min_z_pass <= c1_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c1_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c1_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c1_min_z_mant <= c1_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c1_min_z_sticky <= c1_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c1_min_z_shift <= c1_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3441,11 +3444,11 @@ module Gfx12BoxDecoder (
     c1_min_z_pass2 <= c1_min_z_pass; // gfx12BoxDecoder.ts:77
     c1_min_z_pass_value2 <= c1_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c1_min_z <= c1_min_z_pass2 ? c1_min_z_pass_value2 : c1_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c1_max_x_mag <= c1_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c1_max_x_mag <= x_setup_neg ? c1_max_x_mag_mux_1 : c1_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c1_max_x_neg <= c1_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c1_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c1_max_x_pass <= c1_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c1_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c1_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c1_max_x_mant <= c1_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c1_max_x_sticky <= c1_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c1_max_x_shift <= c1_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3455,11 +3458,11 @@ module Gfx12BoxDecoder (
     c1_max_x_pass2 <= c1_max_x_pass; // gfx12BoxDecoder.ts:78
     c1_max_x_pass_value2 <= c1_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c1_max_x <= c1_max_x_pass2 ? c1_max_x_pass_value2 : c1_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c1_max_y_mag <= c1_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c1_max_y_mag <= y_setup_neg ? c1_max_y_mag_mux_1 : c1_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c1_max_y_neg <= c1_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c1_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c1_max_y_pass <= c1_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c1_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c1_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c1_max_y_mant <= c1_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c1_max_y_sticky <= c1_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c1_max_y_shift <= c1_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3469,11 +3472,11 @@ module Gfx12BoxDecoder (
     c1_max_y_pass2 <= c1_max_y_pass; // gfx12BoxDecoder.ts:78
     c1_max_y_pass_value2 <= c1_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c1_max_y <= c1_max_y_pass2 ? c1_max_y_pass_value2 : c1_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c1_max_z_mag <= c1_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c1_max_z_mag <= z_setup_neg ? c1_max_z_mag_mux_1 : c1_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c1_max_z_neg <= c1_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c1_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c1_max_z_pass <= c1_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c1_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c1_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c1_max_z_mant <= c1_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c1_max_z_sticky <= c1_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c1_max_z_shift <= c1_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3483,11 +3486,11 @@ module Gfx12BoxDecoder (
     c1_max_z_pass2 <= c1_max_z_pass; // gfx12BoxDecoder.ts:78
     c1_max_z_pass_value2 <= c1_max_z_pass_value; // gfx12BoxDecoder.ts:78
     c1_max_z <= c1_max_z_pass2 ? c1_max_z_pass_value2 : c1_max_z_concat_1; // gfx12BoxDecoder.ts:78
-    c0_min_x_mag <= c0_min_x_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c0_min_x_mag <= x_setup_neg ? c0_min_x_mag_mux_1 : c0_min_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c0_min_x_neg <= c0_min_x_mag_and; // gfx12BoxDecoder.ts:77
     c0_min_x_base <= x_setup_base; // gfx12BoxDecoder.ts:77
     c0_min_x_pass <= c0_x_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c0_min_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c0_min_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c0_min_x_mant <= c0_min_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c0_min_x_sticky <= c0_min_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c0_min_x_shift <= c0_min_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3497,11 +3500,11 @@ module Gfx12BoxDecoder (
     c0_min_x_pass2 <= c0_min_x_pass; // gfx12BoxDecoder.ts:77
     c0_min_x_pass_value2 <= c0_min_x_pass_value; // gfx12BoxDecoder.ts:77
     c0_min_x <= c0_min_x_pass2 ? c0_min_x_pass_value2 : c0_min_x_concat_1; // gfx12BoxDecoder.ts:77
-    c0_min_y_mag <= c0_min_y_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c0_min_y_mag <= y_setup_neg ? c0_min_y_mag_mux_1 : c0_min_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c0_min_y_neg <= c0_min_y_mag_and; // gfx12BoxDecoder.ts:77
     c0_min_y_base <= y_setup_base; // gfx12BoxDecoder.ts:77
     c0_min_y_pass <= c0_y_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c0_min_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c0_min_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c0_min_y_mant <= c0_min_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c0_min_y_sticky <= c0_min_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c0_min_y_shift <= c0_min_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3511,11 +3514,11 @@ module Gfx12BoxDecoder (
     c0_min_y_pass2 <= c0_min_y_pass; // gfx12BoxDecoder.ts:77
     c0_min_y_pass_value2 <= c0_min_y_pass_value; // gfx12BoxDecoder.ts:77
     c0_min_y <= c0_min_y_pass2 ? c0_min_y_pass_value2 : c0_min_y_concat_1; // gfx12BoxDecoder.ts:77
-    c0_min_z_mag <= c0_min_z_mag_mux_2; // gfx12BoxDecoder.ts:77
+    c0_min_z_mag <= z_setup_neg ? c0_min_z_mag_mux_1 : c0_min_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:77
     c0_min_z_neg <= c0_min_z_mag_and; // gfx12BoxDecoder.ts:77
     c0_min_z_base <= z_setup_base; // gfx12BoxDecoder.ts:77
     c0_min_z_pass <= c0_z_qmin == 13'd0; // gfx12BoxDecoder.ts:77
-    c0_min_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:77
+    c0_min_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:77
     c0_min_z_mant <= c0_min_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:77
     c0_min_z_sticky <= c0_min_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:77
     c0_min_z_shift <= c0_min_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:77
@@ -3525,11 +3528,11 @@ module Gfx12BoxDecoder (
     c0_min_z_pass2 <= c0_min_z_pass; // gfx12BoxDecoder.ts:77
     c0_min_z_pass_value2 <= c0_min_z_pass_value; // gfx12BoxDecoder.ts:77
     c0_min_z <= c0_min_z_pass2 ? c0_min_z_pass_value2 : c0_min_z_concat_1; // gfx12BoxDecoder.ts:77
-    c0_max_x_mag <= c0_max_x_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c0_max_x_mag <= x_setup_neg ? c0_max_x_mag_mux_1 : c0_max_x_mag_mux + x_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c0_max_x_neg <= c0_max_x_mag_and; // gfx12BoxDecoder.ts:78
     c0_max_x_base <= x_setup_base; // gfx12BoxDecoder.ts:78
     c0_max_x_pass <= c0_x_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c0_max_x_pass_value <= c7_min_x_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c0_max_x_pass_value <= x_setup_origin_if_x_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c0_max_x_mant <= c0_max_x_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c0_max_x_sticky <= c0_max_x_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c0_max_x_shift <= c0_max_x_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3539,11 +3542,11 @@ module Gfx12BoxDecoder (
     c0_max_x_pass2 <= c0_max_x_pass; // gfx12BoxDecoder.ts:78
     c0_max_x_pass_value2 <= c0_max_x_pass_value; // gfx12BoxDecoder.ts:78
     c0_max_x <= c0_max_x_pass2 ? c0_max_x_pass_value2 : c0_max_x_concat_1; // gfx12BoxDecoder.ts:78
-    c0_max_y_mag <= c0_max_y_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c0_max_y_mag <= y_setup_neg ? c0_max_y_mag_mux_1 : c0_max_y_mag_mux + y_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c0_max_y_neg <= c0_max_y_mag_and; // gfx12BoxDecoder.ts:78
     c0_max_y_base <= y_setup_base; // gfx12BoxDecoder.ts:78
     c0_max_y_pass <= c0_y_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c0_max_y_pass_value <= c7_min_y_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c0_max_y_pass_value <= y_setup_origin_if_y_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c0_max_y_mant <= c0_max_y_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c0_max_y_sticky <= c0_max_y_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c0_max_y_shift <= c0_max_y_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78
@@ -3553,11 +3556,11 @@ module Gfx12BoxDecoder (
     c0_max_y_pass2 <= c0_max_y_pass; // gfx12BoxDecoder.ts:78
     c0_max_y_pass_value2 <= c0_max_y_pass_value; // gfx12BoxDecoder.ts:78
     c0_max_y <= c0_max_y_pass2 ? c0_max_y_pass_value2 : c0_max_y_concat_1; // gfx12BoxDecoder.ts:78
-    c0_max_z_mag <= c0_max_z_mag_mux_2; // gfx12BoxDecoder.ts:78
+    c0_max_z_mag <= z_setup_neg ? c0_max_z_mag_mux_1 : c0_max_z_mag_mux + z_setup_mterm_1; // gfx12BoxDecoder.ts:78
     c0_max_z_neg <= c0_max_z_mag_and; // gfx12BoxDecoder.ts:78
     c0_max_z_base <= z_setup_base; // gfx12BoxDecoder.ts:78
     c0_max_z_pass <= c0_z_qmax1 == 13'd0; // gfx12BoxDecoder.ts:78
-    c0_max_z_pass_value <= c7_min_z_pass_value_mux; // gfx12BoxDecoder.ts:78
+    c0_max_z_pass_value <= z_setup_origin_if_z_setup_origin_ne_2147483648_else_0; // gfx12BoxDecoder.ts:78
     c0_max_z_mant <= c0_max_z_mant_mux_5[63:40]; // gfx12BoxDecoder.ts:78
     c0_max_z_sticky <= c0_max_z_mant_mux_5[39:0] != 40'd0; // gfx12BoxDecoder.ts:78
     c0_max_z_shift <= c0_max_z_shift_sub_1[8:0]; // gfx12BoxDecoder.ts:78

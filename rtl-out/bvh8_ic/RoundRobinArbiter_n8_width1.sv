@@ -64,44 +64,44 @@ module RoundRobinArbiter_n8_width1 (
   wire [2:0] grant_mux_5 = last == 3'd1 ? pick_1 : last == 3'd2 ? pick_2 : last == 3'd3 ? pick_3 : grant_mux_2; // arbiter.ts:31
   wire [2:0] grant = last == 3'd0 ? pick : grant_mux_5; // arbiter.ts:31
   assign in_0_ready = in_0_ready_and & grant == 3'd0; // arbiter.ts:35
-  wire in_1_ready_eq = grant == 3'd1; // arbiter.ts:35
-  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:35
-  wire in_2_ready_eq = grant == 3'd2; // arbiter.ts:35
-  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:35
-  wire in_3_ready_eq = grant == 3'd3; // arbiter.ts:35
-  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:35
-  wire in_4_ready_eq = grant == 3'd4; // arbiter.ts:35
-  assign in_4_ready = in_0_ready_and & in_4_ready_eq; // arbiter.ts:35
-  wire in_5_ready_eq = grant == 3'd5; // arbiter.ts:35
-  assign in_5_ready = in_0_ready_and & in_5_ready_eq; // arbiter.ts:35
-  wire in_6_ready_eq = grant == 3'd6; // arbiter.ts:35
-  assign in_6_ready = in_0_ready_and & in_6_ready_eq; // arbiter.ts:35
-  wire in_7_ready_eq = grant == 3'd7; // arbiter.ts:35
-  assign in_7_ready = in_0_ready_and & in_7_ready_eq; // arbiter.ts:35
+  wire grant_eq_1_1 = grant == 3'd1; // arbiter.ts:35
+  assign in_1_ready = in_0_ready_and & grant_eq_1_1; // arbiter.ts:35
+  wire grant_eq_2_1 = grant == 3'd2; // arbiter.ts:35
+  assign in_2_ready = in_0_ready_and & grant_eq_2_1; // arbiter.ts:35
+  wire grant_eq_3_1 = grant == 3'd3; // arbiter.ts:35
+  assign in_3_ready = in_0_ready_and & grant_eq_3_1; // arbiter.ts:35
+  wire grant_eq_4_1 = grant == 3'd4; // arbiter.ts:35
+  assign in_4_ready = in_0_ready_and & grant_eq_4_1; // arbiter.ts:35
+  wire grant_eq_5_1 = grant == 3'd5; // arbiter.ts:35
+  assign in_5_ready = in_0_ready_and & grant_eq_5_1; // arbiter.ts:35
+  wire grant_eq_6_1 = grant == 3'd6; // arbiter.ts:35
+  assign in_6_ready = in_0_ready_and & grant_eq_6_1; // arbiter.ts:35
+  wire grant_eq_7 = grant == 3'd7; // arbiter.ts:35
+  assign in_7_ready = in_0_ready_and & grant_eq_7; // arbiter.ts:35
   assign out_valid = in_0_ready_or_6; // arbiter.ts:33
-  wire out_bits_mux_2 = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
-  wire out_bits_mux_5 = in_6_ready_eq ? in_6_bits : in_5_ready_eq ? in_5_bits : in_4_ready_eq ? in_4_bits : out_bits_mux_2; // arbiter.ts:34
-  assign out_bits = in_7_ready_eq ? in_7_bits : out_bits_mux_5; // arbiter.ts:34
+  wire out_bits_mux_2 = grant_eq_3_1 ? in_3_bits : grant_eq_2_1 ? in_2_bits : grant_eq_1_1 ? in_1_bits : in_0_bits; // arbiter.ts:34
+  wire out_bits_mux_5 = grant_eq_6_1 ? in_6_bits : grant_eq_5_1 ? in_5_bits : grant_eq_4_1 ? in_4_bits : out_bits_mux_2; // arbiter.ts:34
+  assign out_bits = grant_eq_7 ? in_7_bits : out_bits_mux_5; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
-  wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
+  wire out_valid_and_out_ready = out_valid & out_ready; // arbiter.ts:37
   wire [3:0] _add_3 = {3'd0, in_0_ready} + {3'd0, in_1_ready} + {3'd0, in_2_ready} + {3'd0, in_3_ready}; // arbiter.ts:40
   wire [3:0] _add_7 = _add_3 + {3'd0, in_4_ready} + {3'd0, in_5_ready} + {3'd0, in_6_ready} + {3'd0, in_7_ready}; // arbiter.ts:40
-  wire [3:0] between_zext = {1'd0, last}; // arbiter.ts:52
-  wire [3:0] between = 4'd7 - between_zext; // arbiter.ts:52
+  wire [3:0] last_1 = {1'd0, last}; // arbiter.ts:52
+  wire [3:0] between = 4'd7 - last_1; // arbiter.ts:52
   wire [3:0] ahead = 4'd8 <= between ? between - 4'd8 : between; // arbiter.ts:53
-  wire [3:0] between_1 = 4'd8 - between_zext; // arbiter.ts:52
+  wire [3:0] between_1 = 4'd8 - last_1; // arbiter.ts:52
   wire [3:0] ahead_1 = 4'd8 <= between_1 ? between_1 - 4'd8 : between_1; // arbiter.ts:53
-  wire [3:0] between_2 = 4'd9 - between_zext; // arbiter.ts:52
+  wire [3:0] between_2 = 4'd9 - last_1; // arbiter.ts:52
   wire [3:0] ahead_2 = 4'd8 <= between_2 ? between_2 - 4'd8 : between_2; // arbiter.ts:53
-  wire [3:0] between_3 = 4'd10 - between_zext; // arbiter.ts:52
+  wire [3:0] between_3 = 4'd10 - last_1; // arbiter.ts:52
   wire [3:0] ahead_3 = 4'd8 <= between_3 ? between_3 - 4'd8 : between_3; // arbiter.ts:53
-  wire [3:0] between_4 = 4'd11 - between_zext; // arbiter.ts:52
+  wire [3:0] between_4 = 4'd11 - last_1; // arbiter.ts:52
   wire [3:0] ahead_4 = 4'd8 <= between_4 ? between_4 - 4'd8 : between_4; // arbiter.ts:53
-  wire [3:0] between_5 = 4'd12 - between_zext; // arbiter.ts:52
+  wire [3:0] between_5 = 4'd12 - last_1; // arbiter.ts:52
   wire [3:0] ahead_5 = 4'd8 <= between_5 ? between_5 - 4'd8 : between_5; // arbiter.ts:53
-  wire [3:0] between_6 = 4'd13 - between_zext; // arbiter.ts:52
+  wire [3:0] between_6 = 4'd13 - last_1; // arbiter.ts:52
   wire [3:0] ahead_6 = 4'd8 <= between_6 ? between_6 - 4'd8 : between_6; // arbiter.ts:53
-  wire [3:0] between_7 = 4'd14 - between_zext; // arbiter.ts:52
+  wire [3:0] between_7 = 4'd14 - last_1; // arbiter.ts:52
   wire [3:0] ahead_7 = 4'd8 <= between_7 ? between_7 - 4'd8 : between_7; // arbiter.ts:53
 
 `ifndef SYNTHESIS
@@ -130,23 +130,23 @@ module RoundRobinArbiter_n8_width1 (
       passed_over_6 <= 4'd0; // arbiter.ts:48
       passed_over_7 <= 4'd0; // arbiter.ts:48
     end else begin
-      if (last_sel_and) last <= grant; // arbiter.ts:37
+      if (out_valid_and_out_ready) last <= grant; // arbiter.ts:37
       if (~in_0_valid | in_0_ready) passed_over_0 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_0 <= passed_over_0 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_0 <= passed_over_0 + 4'd1; // arbiter.ts:49
       if (~in_1_valid | in_1_ready) passed_over_1 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_1 <= passed_over_1 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_1 <= passed_over_1 + 4'd1; // arbiter.ts:49
       if (~in_2_valid | in_2_ready) passed_over_2 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_2 <= passed_over_2 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_2 <= passed_over_2 + 4'd1; // arbiter.ts:49
       if (~in_3_valid | in_3_ready) passed_over_3 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_3 <= passed_over_3 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_3 <= passed_over_3 + 4'd1; // arbiter.ts:49
       if (~in_4_valid | in_4_ready) passed_over_4 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_4 <= passed_over_4 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_4 <= passed_over_4 + 4'd1; // arbiter.ts:49
       if (~in_5_valid | in_5_ready) passed_over_5 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_5 <= passed_over_5 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_5 <= passed_over_5 + 4'd1; // arbiter.ts:49
       if (~in_6_valid | in_6_ready) passed_over_6 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_6 <= passed_over_6 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_6 <= passed_over_6 + 4'd1; // arbiter.ts:49
       if (~in_7_valid | in_7_ready) passed_over_7 <= 4'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_7 <= passed_over_7 + 4'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_7 <= passed_over_7 + 4'd1; // arbiter.ts:49
     end
   end
 

@@ -13,342 +13,342 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
   output logic [31:0] det,
   output logic [95:0] normal
 );
-  logic fsub0_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub0_result; // watertightTest.ts:233
-  logic fsub1_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub1_result; // watertightTest.ts:233
-  logic fsub2_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub2_result; // watertightTest.ts:233
-  logic fsub3_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub3_result; // watertightTest.ts:233
-  logic fsub4_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub4_result; // watertightTest.ts:233
-  logic fsub5_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub5_result; // watertightTest.ts:233
-  logic fsub6_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub6_result; // watertightTest.ts:233
-  logic fsub7_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub7_result; // watertightTest.ts:233
-  logic fsub8_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub8_result; // watertightTest.ts:233
-  logic fsub9_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub9_result; // watertightTest.ts:233
-  logic fsub10_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub10_result; // watertightTest.ts:233
-  logic fsub11_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub11_result; // watertightTest.ts:233
-  logic fsub12_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub12_result; // watertightTest.ts:233
-  logic fsub13_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub13_result; // watertightTest.ts:233
-  logic fsub14_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub14_result; // watertightTest.ts:233
+  logic fsub0_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub0_result; // watertightIntersection.ts:233
+  logic fsub1_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub1_result; // watertightIntersection.ts:233
+  logic fsub2_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub2_result; // watertightIntersection.ts:233
+  logic fsub3_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub3_result; // watertightIntersection.ts:233
+  logic fsub4_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub4_result; // watertightIntersection.ts:233
+  logic fsub5_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub5_result; // watertightIntersection.ts:233
+  logic fsub6_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub6_result; // watertightIntersection.ts:233
+  logic fsub7_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub7_result; // watertightIntersection.ts:233
+  logic fsub8_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub8_result; // watertightIntersection.ts:233
+  logic fsub9_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub9_result; // watertightIntersection.ts:233
+  logic fsub10_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub10_result; // watertightIntersection.ts:233
+  logic fsub11_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub11_result; // watertightIntersection.ts:233
+  logic fsub12_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub12_result; // watertightIntersection.ts:233
+  logic fsub13_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub13_result; // watertightIntersection.ts:233
+  logic fsub14_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub14_result; // watertightIntersection.ts:233
   logic [95:0] shear_d1; // watertightLane.ts:63
   logic [95:0] shear_d2; // watertightLane.ts:63
   logic [95:0] shear_d3; // watertightLane.ts:63
-  logic fmul15_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul15_result; // watertightTest.ts:246
-  logic fmul16_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul16_result; // watertightTest.ts:246
-  logic fmul17_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul17_result; // watertightTest.ts:246
-  logic [31:0] rel0x_d1; // watertightTest.ts:247
-  logic [31:0] rel0x_d2; // watertightTest.ts:247
-  logic [31:0] rel0x_d3; // watertightTest.ts:247
-  logic [31:0] rel0x_d4; // watertightTest.ts:247
-  logic [31:0] rel0x_d5; // watertightTest.ts:247
-  logic fsub18_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub18_result; // watertightTest.ts:247
-  logic [31:0] rel0y_d1; // watertightTest.ts:247
-  logic [31:0] rel0y_d2; // watertightTest.ts:247
-  logic [31:0] rel0y_d3; // watertightTest.ts:247
-  logic [31:0] rel0y_d4; // watertightTest.ts:247
-  logic [31:0] rel0y_d5; // watertightTest.ts:247
-  logic fsub19_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub19_result; // watertightTest.ts:247
-  logic [31:0] sheared0z_d1; // watertightTest.ts:247
-  logic [31:0] sheared0z_d2; // watertightTest.ts:247
-  logic [31:0] sheared0z_d3; // watertightTest.ts:247
-  logic fmul20_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul20_result; // watertightTest.ts:246
-  logic fmul21_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul21_result; // watertightTest.ts:246
-  logic fmul22_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul22_result; // watertightTest.ts:246
-  logic [31:0] rel1x_d1; // watertightTest.ts:247
-  logic [31:0] rel1x_d2; // watertightTest.ts:247
-  logic [31:0] rel1x_d3; // watertightTest.ts:247
-  logic [31:0] rel1x_d4; // watertightTest.ts:247
-  logic [31:0] rel1x_d5; // watertightTest.ts:247
-  logic fsub23_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub23_result; // watertightTest.ts:247
-  logic [31:0] rel1y_d1; // watertightTest.ts:247
-  logic [31:0] rel1y_d2; // watertightTest.ts:247
-  logic [31:0] rel1y_d3; // watertightTest.ts:247
-  logic [31:0] rel1y_d4; // watertightTest.ts:247
-  logic [31:0] rel1y_d5; // watertightTest.ts:247
-  logic fsub24_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub24_result; // watertightTest.ts:247
-  logic [31:0] sheared1z_d1; // watertightTest.ts:247
-  logic [31:0] sheared1z_d2; // watertightTest.ts:247
-  logic [31:0] sheared1z_d3; // watertightTest.ts:247
-  logic fmul25_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul25_result; // watertightTest.ts:246
-  logic fmul26_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul26_result; // watertightTest.ts:246
-  logic fmul27_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul27_result; // watertightTest.ts:246
-  logic [31:0] rel2x_d1; // watertightTest.ts:247
-  logic [31:0] rel2x_d2; // watertightTest.ts:247
-  logic [31:0] rel2x_d3; // watertightTest.ts:247
-  logic [31:0] rel2x_d4; // watertightTest.ts:247
-  logic [31:0] rel2x_d5; // watertightTest.ts:247
-  logic fsub28_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub28_result; // watertightTest.ts:247
-  logic [31:0] rel2y_d1; // watertightTest.ts:247
-  logic [31:0] rel2y_d2; // watertightTest.ts:247
-  logic [31:0] rel2y_d3; // watertightTest.ts:247
-  logic [31:0] rel2y_d4; // watertightTest.ts:247
-  logic [31:0] rel2y_d5; // watertightTest.ts:247
-  logic fsub29_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub29_result; // watertightTest.ts:247
-  logic [31:0] sheared2z_d1; // watertightTest.ts:247
-  logic [31:0] sheared2z_d2; // watertightTest.ts:247
-  logic [31:0] sheared2z_d3; // watertightTest.ts:247
-  logic fmul30_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul30_result; // watertightTest.ts:249
-  logic fmul31_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul31_result; // watertightTest.ts:249
-  logic fmul32_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul32_result; // watertightTest.ts:249
-  logic fmul33_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul33_result; // watertightTest.ts:249
-  logic fmul34_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul34_result; // watertightTest.ts:249
-  logic fmul35_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul35_result; // watertightTest.ts:249
-  logic fsub36_out_valid; // watertightTest.ts:250
-  logic [31:0] fsub36_result; // watertightTest.ts:250
-  logic fsub37_out_valid; // watertightTest.ts:250
-  logic [31:0] fsub37_result; // watertightTest.ts:250
-  logic fsub38_out_valid; // watertightTest.ts:250
-  logic [31:0] fsub38_result; // watertightTest.ts:250
-  logic fmul39_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul39_result; // watertightTest.ts:253
-  logic fmul40_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul40_result; // watertightTest.ts:253
-  logic fsub41_out_valid; // watertightTest.ts:253
-  logic [31:0] fsub41_result; // watertightTest.ts:253
-  logic fmul42_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul42_result; // watertightTest.ts:253
-  logic fmul43_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul43_result; // watertightTest.ts:253
-  logic fsub44_out_valid; // watertightTest.ts:253
-  logic [31:0] fsub44_result; // watertightTest.ts:253
-  logic fmul45_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul45_result; // watertightTest.ts:253
-  logic fmul46_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul46_result; // watertightTest.ts:253
-  logic fsub47_out_valid; // watertightTest.ts:253
-  logic [31:0] fsub47_result; // watertightTest.ts:253
-  logic fcmp48_out_valid; // watertightTest.ts:256
-  logic [1:0] fcmp48_flags; // watertightTest.ts:256
-  logic fcmp48_lt; // watertightTest.ts:256
-  logic fcmp48_eq; // watertightTest.ts:256
-  logic fcmp48_gt; // watertightTest.ts:256
-  logic fcmp48_unordered; // watertightTest.ts:256
-  logic fcmp49_out_valid; // watertightTest.ts:256
-  logic [1:0] fcmp49_flags; // watertightTest.ts:256
-  logic fcmp49_lt; // watertightTest.ts:256
-  logic fcmp49_eq; // watertightTest.ts:256
-  logic fcmp49_gt; // watertightTest.ts:256
-  logic fcmp49_unordered; // watertightTest.ts:256
-  logic fcmp50_out_valid; // watertightTest.ts:256
-  logic [1:0] fcmp50_flags; // watertightTest.ts:256
-  logic fcmp50_lt; // watertightTest.ts:256
-  logic fcmp50_eq; // watertightTest.ts:256
-  logic fcmp50_gt; // watertightTest.ts:256
-  logic fcmp50_unordered; // watertightTest.ts:256
-  logic [31:0] zx_d1; // watertightTest.ts:234
-  logic [31:0] zx_d2; // watertightTest.ts:234
-  logic [31:0] zx_d3; // watertightTest.ts:234
-  logic [31:0] zx_d4; // watertightTest.ts:234
-  logic [31:0] zx_d5; // watertightTest.ts:234
-  logic [31:0] zx_d6; // watertightTest.ts:234
-  logic [31:0] zx_d7; // watertightTest.ts:234
-  logic [31:0] zx_d8; // watertightTest.ts:234
-  logic [31:0] zy_d1; // watertightTest.ts:234
-  logic [31:0] zy_d2; // watertightTest.ts:234
-  logic [31:0] zy_d3; // watertightTest.ts:234
-  logic [31:0] zy_d4; // watertightTest.ts:234
-  logic [31:0] zy_d5; // watertightTest.ts:234
-  logic [31:0] zy_d6; // watertightTest.ts:234
-  logic [31:0] zy_d7; // watertightTest.ts:234
-  logic [31:0] zy_d8; // watertightTest.ts:234
-  logic [31:0] zz_d1; // watertightTest.ts:234
-  logic [31:0] zz_d2; // watertightTest.ts:234
-  logic [31:0] zz_d3; // watertightTest.ts:234
-  logic [31:0] zz_d4; // watertightTest.ts:234
-  logic [31:0] zz_d5; // watertightTest.ts:234
-  logic [31:0] zz_d6; // watertightTest.ts:234
-  logic [31:0] zz_d7; // watertightTest.ts:234
-  logic [31:0] zz_d8; // watertightTest.ts:234
-  logic fmul51_out_valid; // watertightTest.ts:261
-  logic [31:0] fmul51_result; // watertightTest.ts:261
-  logic fmul52_out_valid; // watertightTest.ts:261
-  logic [31:0] fmul52_result; // watertightTest.ts:261
-  logic fmul53_out_valid; // watertightTest.ts:261
-  logic [31:0] fmul53_result; // watertightTest.ts:261
-  logic fadd54_out_valid; // watertightTest.ts:262
-  logic [31:0] fadd54_result; // watertightTest.ts:262
-  logic [31:0] w_d1; // watertightTest.ts:262
-  logic [31:0] w_d2; // watertightTest.ts:262
-  logic [31:0] w_d3; // watertightTest.ts:262
-  logic fadd55_out_valid; // watertightTest.ts:262
-  logic [31:0] fadd55_result; // watertightTest.ts:262
-  logic fadd56_out_valid; // watertightTest.ts:263
-  logic [31:0] fadd56_result; // watertightTest.ts:263
-  logic [31:0] wz_d1; // watertightTest.ts:263
-  logic [31:0] wz_d2; // watertightTest.ts:263
-  logic [31:0] wz_d3; // watertightTest.ts:263
-  logic fadd57_out_valid; // watertightTest.ts:263
-  logic [31:0] fadd57_result; // watertightTest.ts:263
-  logic fcmp58_out_valid; // watertightTest.ts:264
-  logic [1:0] fcmp58_flags; // watertightTest.ts:264
-  logic fcmp58_lt; // watertightTest.ts:264
-  logic fcmp58_eq; // watertightTest.ts:264
-  logic fcmp58_gt; // watertightTest.ts:264
-  logic fcmp58_unordered; // watertightTest.ts:264
-  logic [31:0] det_d1; // watertightTest.ts:266
-  logic [31:0] det_d2; // watertightTest.ts:266
-  logic [31:0] det_d3; // watertightTest.ts:266
-  logic [31:0] det_d4; // watertightTest.ts:266
-  logic [31:0] det_d5; // watertightTest.ts:266
-  logic fdiv59_out_valid; // watertightTest.ts:267
-  logic [31:0] fdiv59_result; // watertightTest.ts:267
-  logic [31:0] v_edge_d1; // watertightTest.ts:268
-  logic [31:0] v_edge_d2; // watertightTest.ts:268
-  logic [31:0] v_edge_d3; // watertightTest.ts:268
-  logic [31:0] v_edge_d4; // watertightTest.ts:268
-  logic [31:0] v_edge_d5; // watertightTest.ts:268
-  logic [31:0] v_edge_d6; // watertightTest.ts:268
-  logic [31:0] v_edge_d7; // watertightTest.ts:268
-  logic [31:0] v_edge_d8; // watertightTest.ts:268
-  logic [31:0] v_edge_d9; // watertightTest.ts:268
-  logic [31:0] v_edge_d10; // watertightTest.ts:268
-  logic [31:0] v_edge_d11; // watertightTest.ts:268
-  logic fdiv60_out_valid; // watertightTest.ts:268
-  logic [31:0] fdiv60_result; // watertightTest.ts:268
-  logic [31:0] w_edge_d1; // watertightTest.ts:269
-  logic [31:0] w_edge_d2; // watertightTest.ts:269
-  logic [31:0] w_edge_d3; // watertightTest.ts:269
-  logic [31:0] w_edge_d4; // watertightTest.ts:269
-  logic [31:0] w_edge_d5; // watertightTest.ts:269
-  logic [31:0] w_edge_d6; // watertightTest.ts:269
-  logic [31:0] w_edge_d7; // watertightTest.ts:269
-  logic [31:0] w_edge_d8; // watertightTest.ts:269
-  logic [31:0] w_edge_d9; // watertightTest.ts:269
-  logic [31:0] w_edge_d10; // watertightTest.ts:269
-  logic [31:0] w_edge_d11; // watertightTest.ts:269
-  logic fdiv61_out_valid; // watertightTest.ts:269
-  logic [31:0] fdiv61_result; // watertightTest.ts:269
-  logic inside_d1; // watertightTest.ts:271
-  logic inside_d2; // watertightTest.ts:271
-  logic inside_d3; // watertightTest.ts:271
-  logic inside_d4; // watertightTest.ts:271
-  logic inside_d5; // watertightTest.ts:271
-  logic inside_d6; // watertightTest.ts:271
-  logic inside_d7; // watertightTest.ts:271
-  logic inside_d8; // watertightTest.ts:271
-  logic inside_d9; // watertightTest.ts:271
-  logic inside_d10; // watertightTest.ts:271
-  logic inside_d11; // watertightTest.ts:271
-  logic inside_d12; // watertightTest.ts:271
-  logic inside_d13; // watertightTest.ts:271
-  logic inside_d14; // watertightTest.ts:271
-  logic inside_d15; // watertightTest.ts:271
-  logic inside_d16; // watertightTest.ts:271
-  logic inside_d17; // watertightTest.ts:271
-  logic inside_d18; // watertightTest.ts:271
-  logic inside_d19; // watertightTest.ts:271
-  logic inside_d20; // watertightTest.ts:271
-  logic inside_d21; // watertightTest.ts:271
-  logic inside_d22; // watertightTest.ts:271
-  logic inside_d23; // watertightTest.ts:271
-  logic inside_d24; // watertightTest.ts:271
-  logic inside_d25; // watertightTest.ts:271
-  logic det_nonzero_d1; // watertightTest.ts:272
-  logic det_nonzero_d2; // watertightTest.ts:272
-  logic det_nonzero_d3; // watertightTest.ts:272
-  logic det_nonzero_d4; // watertightTest.ts:272
-  logic det_nonzero_d5; // watertightTest.ts:272
-  logic det_nonzero_d6; // watertightTest.ts:272
-  logic det_nonzero_d7; // watertightTest.ts:272
-  logic det_nonzero_d8; // watertightTest.ts:272
-  logic det_nonzero_d9; // watertightTest.ts:272
-  logic det_nonzero_d10; // watertightTest.ts:272
-  logic det_nonzero_d11; // watertightTest.ts:272
-  logic det_nonzero_d12; // watertightTest.ts:272
-  logic det_nonzero_d13; // watertightTest.ts:272
-  logic det_nonzero_d14; // watertightTest.ts:272
-  logic det_nonzero_d15; // watertightTest.ts:272
-  logic det_nonzero_d16; // watertightTest.ts:272
-  logic det_nonzero_d17; // watertightTest.ts:272
-  logic det_nonzero_d18; // watertightTest.ts:272
-  logic det_nonzero_d19; // watertightTest.ts:272
-  logic fcmp62_out_valid; // watertightTest.ts:273
-  logic [1:0] fcmp62_flags; // watertightTest.ts:273
-  logic fcmp62_lt; // watertightTest.ts:273
-  logic fcmp62_eq; // watertightTest.ts:273
-  logic fcmp62_gt; // watertightTest.ts:273
-  logic fcmp62_unordered; // watertightTest.ts:273
-  logic [31:0] det_s10_d1; // watertightTest.ts:274
-  logic [31:0] det_s10_d2; // watertightTest.ts:274
-  logic [31:0] det_s10_d3; // watertightTest.ts:274
-  logic [31:0] det_s10_d4; // watertightTest.ts:274
-  logic [31:0] det_s10_d5; // watertightTest.ts:274
-  logic [31:0] det_s10_d6; // watertightTest.ts:274
-  logic [31:0] det_s10_d7; // watertightTest.ts:274
-  logic [31:0] det_s10_d8; // watertightTest.ts:274
-  logic [31:0] det_s10_d9; // watertightTest.ts:274
-  logic [31:0] det_s10_d10; // watertightTest.ts:274
-  logic [31:0] det_s10_d11; // watertightTest.ts:274
-  logic [31:0] det_s10_d12; // watertightTest.ts:274
-  logic [31:0] det_s10_d13; // watertightTest.ts:274
-  logic [31:0] det_s10_d14; // watertightTest.ts:274
-  logic [95:0] normal_d1; // watertightTest.ts:274
-  logic [95:0] normal_d2; // watertightTest.ts:274
-  logic [95:0] normal_d3; // watertightTest.ts:274
-  logic [95:0] normal_d4; // watertightTest.ts:274
-  logic [95:0] normal_d5; // watertightTest.ts:274
-  logic [95:0] normal_d6; // watertightTest.ts:274
-  logic [95:0] normal_d7; // watertightTest.ts:274
-  logic [95:0] normal_d8; // watertightTest.ts:274
-  logic [95:0] normal_d9; // watertightTest.ts:274
-  logic [95:0] normal_d10; // watertightTest.ts:274
-  logic [95:0] normal_d11; // watertightTest.ts:274
-  logic [95:0] normal_d12; // watertightTest.ts:274
-  logic [95:0] normal_d13; // watertightTest.ts:274
-  logic [95:0] normal_d14; // watertightTest.ts:274
-  logic [95:0] normal_d15; // watertightTest.ts:274
-  logic [95:0] normal_d16; // watertightTest.ts:274
-  logic [95:0] normal_d17; // watertightTest.ts:274
-  logic [95:0] normal_d18; // watertightTest.ts:274
-  logic [95:0] normal_d19; // watertightTest.ts:274
-  logic [95:0] normal_d20; // watertightTest.ts:274
-  logic [95:0] normal_d21; // watertightTest.ts:274
-  logic [95:0] normal_d22; // watertightTest.ts:274
-  logic [95:0] normal_d23; // watertightTest.ts:274
-  logic [95:0] normal_d24; // watertightTest.ts:274
-  logic [95:0] normal_d25; // watertightTest.ts:274
-  logic [95:0] normal_d26; // watertightTest.ts:274
-  logic [95:0] normal_d27; // watertightTest.ts:274
-  logic [95:0] normal_d28; // watertightTest.ts:274
-  logic [95:0] normal_d29; // watertightTest.ts:274
-  logic [95:0] normal_d30; // watertightTest.ts:274
-  logic [95:0] normal_d31; // watertightTest.ts:274
-  logic [95:0] normal_d32; // watertightTest.ts:274
-  logic [95:0] normal_d33; // watertightTest.ts:274
+  logic fmul15_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul15_result; // watertightIntersection.ts:246
+  logic fmul16_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul16_result; // watertightIntersection.ts:246
+  logic fmul17_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul17_result; // watertightIntersection.ts:246
+  logic [31:0] rel0x_d1; // watertightIntersection.ts:247
+  logic [31:0] rel0x_d2; // watertightIntersection.ts:247
+  logic [31:0] rel0x_d3; // watertightIntersection.ts:247
+  logic [31:0] rel0x_d4; // watertightIntersection.ts:247
+  logic [31:0] rel0x_d5; // watertightIntersection.ts:247
+  logic fsub18_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub18_result; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d1; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d2; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d3; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d4; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d5; // watertightIntersection.ts:247
+  logic fsub19_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub19_result; // watertightIntersection.ts:247
+  logic [31:0] sheared0z_d1; // watertightIntersection.ts:247
+  logic [31:0] sheared0z_d2; // watertightIntersection.ts:247
+  logic [31:0] sheared0z_d3; // watertightIntersection.ts:247
+  logic fmul20_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul20_result; // watertightIntersection.ts:246
+  logic fmul21_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul21_result; // watertightIntersection.ts:246
+  logic fmul22_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul22_result; // watertightIntersection.ts:246
+  logic [31:0] rel1x_d1; // watertightIntersection.ts:247
+  logic [31:0] rel1x_d2; // watertightIntersection.ts:247
+  logic [31:0] rel1x_d3; // watertightIntersection.ts:247
+  logic [31:0] rel1x_d4; // watertightIntersection.ts:247
+  logic [31:0] rel1x_d5; // watertightIntersection.ts:247
+  logic fsub23_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub23_result; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d1; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d2; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d3; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d4; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d5; // watertightIntersection.ts:247
+  logic fsub24_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub24_result; // watertightIntersection.ts:247
+  logic [31:0] sheared1z_d1; // watertightIntersection.ts:247
+  logic [31:0] sheared1z_d2; // watertightIntersection.ts:247
+  logic [31:0] sheared1z_d3; // watertightIntersection.ts:247
+  logic fmul25_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul25_result; // watertightIntersection.ts:246
+  logic fmul26_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul26_result; // watertightIntersection.ts:246
+  logic fmul27_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul27_result; // watertightIntersection.ts:246
+  logic [31:0] rel2x_d1; // watertightIntersection.ts:247
+  logic [31:0] rel2x_d2; // watertightIntersection.ts:247
+  logic [31:0] rel2x_d3; // watertightIntersection.ts:247
+  logic [31:0] rel2x_d4; // watertightIntersection.ts:247
+  logic [31:0] rel2x_d5; // watertightIntersection.ts:247
+  logic fsub28_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub28_result; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d1; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d2; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d3; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d4; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d5; // watertightIntersection.ts:247
+  logic fsub29_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub29_result; // watertightIntersection.ts:247
+  logic [31:0] sheared2z_d1; // watertightIntersection.ts:247
+  logic [31:0] sheared2z_d2; // watertightIntersection.ts:247
+  logic [31:0] sheared2z_d3; // watertightIntersection.ts:247
+  logic fmul30_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul30_result; // watertightIntersection.ts:249
+  logic fmul31_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul31_result; // watertightIntersection.ts:249
+  logic fmul32_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul32_result; // watertightIntersection.ts:249
+  logic fmul33_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul33_result; // watertightIntersection.ts:249
+  logic fmul34_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul34_result; // watertightIntersection.ts:249
+  logic fmul35_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul35_result; // watertightIntersection.ts:249
+  logic fsub36_out_valid; // watertightIntersection.ts:250
+  logic [31:0] fsub36_result; // watertightIntersection.ts:250
+  logic fsub37_out_valid; // watertightIntersection.ts:250
+  logic [31:0] fsub37_result; // watertightIntersection.ts:250
+  logic fsub38_out_valid; // watertightIntersection.ts:250
+  logic [31:0] fsub38_result; // watertightIntersection.ts:250
+  logic fmul39_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul39_result; // watertightIntersection.ts:253
+  logic fmul40_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul40_result; // watertightIntersection.ts:253
+  logic fsub41_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fsub41_result; // watertightIntersection.ts:253
+  logic fmul42_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul42_result; // watertightIntersection.ts:253
+  logic fmul43_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul43_result; // watertightIntersection.ts:253
+  logic fsub44_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fsub44_result; // watertightIntersection.ts:253
+  logic fmul45_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul45_result; // watertightIntersection.ts:253
+  logic fmul46_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul46_result; // watertightIntersection.ts:253
+  logic fsub47_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fsub47_result; // watertightIntersection.ts:253
+  logic fcmp48_out_valid; // watertightIntersection.ts:256
+  logic [1:0] fcmp48_flags; // watertightIntersection.ts:256
+  logic fcmp48_lt; // watertightIntersection.ts:256
+  logic fcmp48_eq; // watertightIntersection.ts:256
+  logic fcmp48_gt; // watertightIntersection.ts:256
+  logic fcmp48_unordered; // watertightIntersection.ts:256
+  logic fcmp49_out_valid; // watertightIntersection.ts:256
+  logic [1:0] fcmp49_flags; // watertightIntersection.ts:256
+  logic fcmp49_lt; // watertightIntersection.ts:256
+  logic fcmp49_eq; // watertightIntersection.ts:256
+  logic fcmp49_gt; // watertightIntersection.ts:256
+  logic fcmp49_unordered; // watertightIntersection.ts:256
+  logic fcmp50_out_valid; // watertightIntersection.ts:256
+  logic [1:0] fcmp50_flags; // watertightIntersection.ts:256
+  logic fcmp50_lt; // watertightIntersection.ts:256
+  logic fcmp50_eq; // watertightIntersection.ts:256
+  logic fcmp50_gt; // watertightIntersection.ts:256
+  logic fcmp50_unordered; // watertightIntersection.ts:256
+  logic [31:0] zx_d1; // watertightIntersection.ts:234
+  logic [31:0] zx_d2; // watertightIntersection.ts:234
+  logic [31:0] zx_d3; // watertightIntersection.ts:234
+  logic [31:0] zx_d4; // watertightIntersection.ts:234
+  logic [31:0] zx_d5; // watertightIntersection.ts:234
+  logic [31:0] zx_d6; // watertightIntersection.ts:234
+  logic [31:0] zx_d7; // watertightIntersection.ts:234
+  logic [31:0] zx_d8; // watertightIntersection.ts:234
+  logic [31:0] zy_d1; // watertightIntersection.ts:234
+  logic [31:0] zy_d2; // watertightIntersection.ts:234
+  logic [31:0] zy_d3; // watertightIntersection.ts:234
+  logic [31:0] zy_d4; // watertightIntersection.ts:234
+  logic [31:0] zy_d5; // watertightIntersection.ts:234
+  logic [31:0] zy_d6; // watertightIntersection.ts:234
+  logic [31:0] zy_d7; // watertightIntersection.ts:234
+  logic [31:0] zy_d8; // watertightIntersection.ts:234
+  logic [31:0] zz_d1; // watertightIntersection.ts:234
+  logic [31:0] zz_d2; // watertightIntersection.ts:234
+  logic [31:0] zz_d3; // watertightIntersection.ts:234
+  logic [31:0] zz_d4; // watertightIntersection.ts:234
+  logic [31:0] zz_d5; // watertightIntersection.ts:234
+  logic [31:0] zz_d6; // watertightIntersection.ts:234
+  logic [31:0] zz_d7; // watertightIntersection.ts:234
+  logic [31:0] zz_d8; // watertightIntersection.ts:234
+  logic fmul51_out_valid; // watertightIntersection.ts:261
+  logic [31:0] fmul51_result; // watertightIntersection.ts:261
+  logic fmul52_out_valid; // watertightIntersection.ts:261
+  logic [31:0] fmul52_result; // watertightIntersection.ts:261
+  logic fmul53_out_valid; // watertightIntersection.ts:261
+  logic [31:0] fmul53_result; // watertightIntersection.ts:261
+  logic fadd54_out_valid; // watertightIntersection.ts:262
+  logic [31:0] fadd54_result; // watertightIntersection.ts:262
+  logic [31:0] w_d1; // watertightIntersection.ts:262
+  logic [31:0] w_d2; // watertightIntersection.ts:262
+  logic [31:0] w_d3; // watertightIntersection.ts:262
+  logic fadd55_out_valid; // watertightIntersection.ts:262
+  logic [31:0] fadd55_result; // watertightIntersection.ts:262
+  logic fadd56_out_valid; // watertightIntersection.ts:263
+  logic [31:0] fadd56_result; // watertightIntersection.ts:263
+  logic [31:0] wz_d1; // watertightIntersection.ts:263
+  logic [31:0] wz_d2; // watertightIntersection.ts:263
+  logic [31:0] wz_d3; // watertightIntersection.ts:263
+  logic fadd57_out_valid; // watertightIntersection.ts:263
+  logic [31:0] fadd57_result; // watertightIntersection.ts:263
+  logic fcmp58_out_valid; // watertightIntersection.ts:264
+  logic [1:0] fcmp58_flags; // watertightIntersection.ts:264
+  logic fcmp58_lt; // watertightIntersection.ts:264
+  logic fcmp58_eq; // watertightIntersection.ts:264
+  logic fcmp58_gt; // watertightIntersection.ts:264
+  logic fcmp58_unordered; // watertightIntersection.ts:264
+  logic [31:0] det_d1; // watertightIntersection.ts:266
+  logic [31:0] det_d2; // watertightIntersection.ts:266
+  logic [31:0] det_d3; // watertightIntersection.ts:266
+  logic [31:0] det_d4; // watertightIntersection.ts:266
+  logic [31:0] det_d5; // watertightIntersection.ts:266
+  logic fdiv59_out_valid; // watertightIntersection.ts:267
+  logic [31:0] fdiv59_result; // watertightIntersection.ts:267
+  logic [31:0] v_edge_d1; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d2; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d3; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d4; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d5; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d6; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d7; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d8; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d9; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d10; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d11; // watertightIntersection.ts:268
+  logic fdiv60_out_valid; // watertightIntersection.ts:268
+  logic [31:0] fdiv60_result; // watertightIntersection.ts:268
+  logic [31:0] w_edge_d1; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d2; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d3; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d4; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d5; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d6; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d7; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d8; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d9; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d10; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d11; // watertightIntersection.ts:269
+  logic fdiv61_out_valid; // watertightIntersection.ts:269
+  logic [31:0] fdiv61_result; // watertightIntersection.ts:269
+  logic inside_d1; // watertightIntersection.ts:271
+  logic inside_d2; // watertightIntersection.ts:271
+  logic inside_d3; // watertightIntersection.ts:271
+  logic inside_d4; // watertightIntersection.ts:271
+  logic inside_d5; // watertightIntersection.ts:271
+  logic inside_d6; // watertightIntersection.ts:271
+  logic inside_d7; // watertightIntersection.ts:271
+  logic inside_d8; // watertightIntersection.ts:271
+  logic inside_d9; // watertightIntersection.ts:271
+  logic inside_d10; // watertightIntersection.ts:271
+  logic inside_d11; // watertightIntersection.ts:271
+  logic inside_d12; // watertightIntersection.ts:271
+  logic inside_d13; // watertightIntersection.ts:271
+  logic inside_d14; // watertightIntersection.ts:271
+  logic inside_d15; // watertightIntersection.ts:271
+  logic inside_d16; // watertightIntersection.ts:271
+  logic inside_d17; // watertightIntersection.ts:271
+  logic inside_d18; // watertightIntersection.ts:271
+  logic inside_d19; // watertightIntersection.ts:271
+  logic inside_d20; // watertightIntersection.ts:271
+  logic inside_d21; // watertightIntersection.ts:271
+  logic inside_d22; // watertightIntersection.ts:271
+  logic inside_d23; // watertightIntersection.ts:271
+  logic inside_d24; // watertightIntersection.ts:271
+  logic inside_d25; // watertightIntersection.ts:271
+  logic det_nonzero_d1; // watertightIntersection.ts:272
+  logic det_nonzero_d2; // watertightIntersection.ts:272
+  logic det_nonzero_d3; // watertightIntersection.ts:272
+  logic det_nonzero_d4; // watertightIntersection.ts:272
+  logic det_nonzero_d5; // watertightIntersection.ts:272
+  logic det_nonzero_d6; // watertightIntersection.ts:272
+  logic det_nonzero_d7; // watertightIntersection.ts:272
+  logic det_nonzero_d8; // watertightIntersection.ts:272
+  logic det_nonzero_d9; // watertightIntersection.ts:272
+  logic det_nonzero_d10; // watertightIntersection.ts:272
+  logic det_nonzero_d11; // watertightIntersection.ts:272
+  logic det_nonzero_d12; // watertightIntersection.ts:272
+  logic det_nonzero_d13; // watertightIntersection.ts:272
+  logic det_nonzero_d14; // watertightIntersection.ts:272
+  logic det_nonzero_d15; // watertightIntersection.ts:272
+  logic det_nonzero_d16; // watertightIntersection.ts:272
+  logic det_nonzero_d17; // watertightIntersection.ts:272
+  logic det_nonzero_d18; // watertightIntersection.ts:272
+  logic det_nonzero_d19; // watertightIntersection.ts:272
+  logic fcmp62_out_valid; // watertightIntersection.ts:273
+  logic [1:0] fcmp62_flags; // watertightIntersection.ts:273
+  logic fcmp62_lt; // watertightIntersection.ts:273
+  logic fcmp62_eq; // watertightIntersection.ts:273
+  logic fcmp62_gt; // watertightIntersection.ts:273
+  logic fcmp62_unordered; // watertightIntersection.ts:273
+  logic [31:0] det_s10_d1; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d2; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d3; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d4; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d5; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d6; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d7; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d8; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d9; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d10; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d11; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d12; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d13; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d14; // watertightIntersection.ts:274
+  logic [95:0] normal_d1; // watertightIntersection.ts:274
+  logic [95:0] normal_d2; // watertightIntersection.ts:274
+  logic [95:0] normal_d3; // watertightIntersection.ts:274
+  logic [95:0] normal_d4; // watertightIntersection.ts:274
+  logic [95:0] normal_d5; // watertightIntersection.ts:274
+  logic [95:0] normal_d6; // watertightIntersection.ts:274
+  logic [95:0] normal_d7; // watertightIntersection.ts:274
+  logic [95:0] normal_d8; // watertightIntersection.ts:274
+  logic [95:0] normal_d9; // watertightIntersection.ts:274
+  logic [95:0] normal_d10; // watertightIntersection.ts:274
+  logic [95:0] normal_d11; // watertightIntersection.ts:274
+  logic [95:0] normal_d12; // watertightIntersection.ts:274
+  logic [95:0] normal_d13; // watertightIntersection.ts:274
+  logic [95:0] normal_d14; // watertightIntersection.ts:274
+  logic [95:0] normal_d15; // watertightIntersection.ts:274
+  logic [95:0] normal_d16; // watertightIntersection.ts:274
+  logic [95:0] normal_d17; // watertightIntersection.ts:274
+  logic [95:0] normal_d18; // watertightIntersection.ts:274
+  logic [95:0] normal_d19; // watertightIntersection.ts:274
+  logic [95:0] normal_d20; // watertightIntersection.ts:274
+  logic [95:0] normal_d21; // watertightIntersection.ts:274
+  logic [95:0] normal_d22; // watertightIntersection.ts:274
+  logic [95:0] normal_d23; // watertightIntersection.ts:274
+  logic [95:0] normal_d24; // watertightIntersection.ts:274
+  logic [95:0] normal_d25; // watertightIntersection.ts:274
+  logic [95:0] normal_d26; // watertightIntersection.ts:274
+  logic [95:0] normal_d27; // watertightIntersection.ts:274
+  logic [95:0] normal_d28; // watertightIntersection.ts:274
+  logic [95:0] normal_d29; // watertightIntersection.ts:274
+  logic [95:0] normal_d30; // watertightIntersection.ts:274
+  logic [95:0] normal_d31; // watertightIntersection.ts:274
+  logic [95:0] normal_d32; // watertightIntersection.ts:274
+  logic [95:0] normal_d33; // watertightIntersection.ts:274
   logic hit_out; // watertightLane.ts:74
   logic [31:0] t_out; // watertightLane.ts:75
   logic [31:0] u_out; // watertightLane.ts:76
@@ -362,227 +362,227 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
   assign v = v_out; // watertightLane.ts:77
   assign det = det_out; // watertightLane.ts:78
   assign normal = normal_out; // watertightLane.ts:79
-  wire fsub0_in_valid = 1'd1; // watertightTest.ts:233
-  wire [1:0] fsub0_a_slice = axes[1:0]; // watertightTest.ts:91
-  wire fsub0_a_eq = fsub0_a_slice == 2'd0; // watertightTest.ts:87
-  wire [31:0] fsub0_a_slice_2 = vertices[31:0]; // watertightLane.ts:56
-  wire fsub0_a_eq_1 = fsub0_a_slice == 2'd1; // watertightTest.ts:87
-  wire [31:0] fsub0_a_slice_3 = vertices[63:32]; // watertightLane.ts:56
-  wire [31:0] fsub0_a_slice_4 = vertices[95:64]; // watertightLane.ts:56
-  wire [31:0] fsub0_a = fsub0_a_eq ? fsub0_a_slice_2 : fsub0_a_eq_1 ? fsub0_a_slice_3 : fsub0_a_slice_4; // watertightTest.ts:233
-  wire [31:0] fsub0_b_slice = origin[31:0]; // watertightLane.ts:71
-  wire [31:0] fsub0_b_slice_1 = origin[63:32]; // watertightLane.ts:71
-  wire [31:0] fsub0_b_slice_2 = origin[95:64]; // watertightLane.ts:71
-  wire [31:0] fsub0_b_mux_1 = fsub0_a_eq ? fsub0_b_slice : fsub0_a_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightTest.ts:87
-  wire [31:0] fsub0_b = fsub0_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub1_in_valid = 1'd1; // watertightTest.ts:233
-  wire [1:0] fsub1_a_slice = axes[3:2]; // watertightTest.ts:91
-  wire fsub1_a_eq = fsub1_a_slice == 2'd0; // watertightTest.ts:87
-  wire fsub1_a_eq_1 = fsub1_a_slice == 2'd1; // watertightTest.ts:87
-  wire [31:0] fsub1_a = fsub1_a_eq ? fsub0_a_slice_2 : fsub1_a_eq_1 ? fsub0_a_slice_3 : fsub0_a_slice_4; // watertightTest.ts:233
-  wire [31:0] fsub1_b_mux_1 = fsub1_a_eq ? fsub0_b_slice : fsub1_a_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightTest.ts:87
-  wire [31:0] fsub1_b = fsub1_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub2_in_valid = 1'd1; // watertightTest.ts:233
-  wire [1:0] fsub2_a_slice = axes[5:4]; // watertightTest.ts:91
-  wire fsub2_a_eq = fsub2_a_slice == 2'd0; // watertightTest.ts:87
-  wire fsub2_a_eq_1 = fsub2_a_slice == 2'd1; // watertightTest.ts:87
-  wire [31:0] fsub2_a = fsub2_a_eq ? fsub0_a_slice_2 : fsub2_a_eq_1 ? fsub0_a_slice_3 : fsub0_a_slice_4; // watertightTest.ts:233
-  wire [31:0] fsub2_b_mux_1 = fsub2_a_eq ? fsub0_b_slice : fsub2_a_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightTest.ts:87
-  wire [31:0] fsub2_b = fsub2_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub3_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub3_a_slice_1 = vertices[127:96]; // watertightLane.ts:56
-  wire [31:0] fsub3_a_slice_2 = vertices[159:128]; // watertightLane.ts:56
-  wire [31:0] fsub3_a_slice_3 = vertices[191:160]; // watertightLane.ts:56
-  wire [31:0] fsub3_a = fsub0_a_eq ? fsub3_a_slice_1 : fsub0_a_eq_1 ? fsub3_a_slice_2 : fsub3_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub3_b = fsub0_b; // watertightTest.ts:233
-  wire fsub4_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub4_a = fsub1_a_eq ? fsub3_a_slice_1 : fsub1_a_eq_1 ? fsub3_a_slice_2 : fsub3_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub4_b = fsub1_b; // watertightTest.ts:233
-  wire fsub5_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub5_a = fsub2_a_eq ? fsub3_a_slice_1 : fsub2_a_eq_1 ? fsub3_a_slice_2 : fsub3_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub5_b = fsub2_b; // watertightTest.ts:233
-  wire fsub6_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub6_a_slice_1 = vertices[223:192]; // watertightLane.ts:56
-  wire [31:0] fsub6_a_slice_2 = vertices[255:224]; // watertightLane.ts:56
-  wire [31:0] fsub6_a_slice_3 = vertices[287:256]; // watertightLane.ts:56
-  wire [31:0] fsub6_a = fsub0_a_eq ? fsub6_a_slice_1 : fsub0_a_eq_1 ? fsub6_a_slice_2 : fsub6_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub6_b = fsub0_b; // watertightTest.ts:233
-  wire fsub7_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub7_a = fsub1_a_eq ? fsub6_a_slice_1 : fsub1_a_eq_1 ? fsub6_a_slice_2 : fsub6_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub7_b = fsub1_b; // watertightTest.ts:233
-  wire fsub8_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub8_a = fsub2_a_eq ? fsub6_a_slice_1 : fsub2_a_eq_1 ? fsub6_a_slice_2 : fsub6_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub8_b = fsub2_b; // watertightTest.ts:233
-  wire fsub9_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub9_a = fsub3_a_slice_1; // watertightTest.ts:233
-  wire [31:0] fsub9_b = fsub0_a_slice_2 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub10_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub10_a = fsub3_a_slice_2; // watertightTest.ts:233
-  wire [31:0] fsub10_b = fsub0_a_slice_3 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub11_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub11_a = fsub3_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub11_b = fsub0_a_slice_4 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub12_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub12_a = fsub6_a_slice_1; // watertightTest.ts:233
-  wire [31:0] fsub12_b = fsub9_b; // watertightTest.ts:233
-  wire fsub13_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub13_a = fsub6_a_slice_2; // watertightTest.ts:233
-  wire [31:0] fsub13_b = fsub10_b; // watertightTest.ts:233
-  wire fsub14_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub14_a = fsub6_a_slice_3; // watertightTest.ts:233
-  wire [31:0] fsub14_b = fsub11_b; // watertightTest.ts:233
-  wire fmul15_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul15_a = shear_d3[31:0]; // watertightTest.ts:246
-  wire [31:0] fmul15_b = fsub2_result; // watertightTest.ts:246
-  wire fmul16_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul16_a = shear_d3[63:32]; // watertightTest.ts:246
-  wire [31:0] fmul16_b = fsub2_result; // watertightTest.ts:246
-  wire fmul17_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul17_a = shear_d3[95:64]; // watertightTest.ts:246
-  wire [31:0] fmul17_b = fsub2_result; // watertightTest.ts:246
-  wire fsub18_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub18_a = rel0x_d5; // watertightTest.ts:247
-  wire [31:0] fsub18_b = fmul15_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fsub19_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub19_a = rel0y_d5; // watertightTest.ts:247
-  wire [31:0] fsub19_b = fmul16_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fmul20_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul20_a = fmul15_a; // watertightTest.ts:246
-  wire [31:0] fmul20_b = fsub5_result; // watertightTest.ts:246
-  wire fmul21_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul21_a = fmul16_a; // watertightTest.ts:246
-  wire [31:0] fmul21_b = fsub5_result; // watertightTest.ts:246
-  wire fmul22_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul22_a = fmul17_a; // watertightTest.ts:246
-  wire [31:0] fmul22_b = fsub5_result; // watertightTest.ts:246
-  wire fsub23_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub23_a = rel1x_d5; // watertightTest.ts:247
-  wire [31:0] fsub23_b = fmul20_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fsub24_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub24_a = rel1y_d5; // watertightTest.ts:247
-  wire [31:0] fsub24_b = fmul21_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fmul25_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul25_a = fmul15_a; // watertightTest.ts:246
-  wire [31:0] fmul25_b = fsub8_result; // watertightTest.ts:246
-  wire fmul26_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul26_a = fmul16_a; // watertightTest.ts:246
-  wire [31:0] fmul26_b = fsub8_result; // watertightTest.ts:246
-  wire fmul27_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul27_a = fmul17_a; // watertightTest.ts:246
-  wire [31:0] fmul27_b = fsub8_result; // watertightTest.ts:246
-  wire fsub28_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub28_a = rel2x_d5; // watertightTest.ts:247
-  wire [31:0] fsub28_b = fmul25_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fsub29_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub29_a = rel2y_d5; // watertightTest.ts:247
-  wire [31:0] fsub29_b = fmul26_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fmul30_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul30_a = fsub10_result; // watertightTest.ts:249
-  wire [31:0] fmul30_b = fsub14_result; // watertightTest.ts:249
-  wire fmul31_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul31_a = fsub11_result; // watertightTest.ts:249
-  wire [31:0] fmul31_b = fsub13_result; // watertightTest.ts:249
-  wire fmul32_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul32_a = fsub11_result; // watertightTest.ts:249
-  wire [31:0] fmul32_b = fsub12_result; // watertightTest.ts:249
-  wire fmul33_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul33_a = fsub9_result; // watertightTest.ts:249
-  wire [31:0] fmul33_b = fsub14_result; // watertightTest.ts:249
-  wire fmul34_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul34_a = fsub9_result; // watertightTest.ts:249
-  wire [31:0] fmul34_b = fsub13_result; // watertightTest.ts:249
-  wire fmul35_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul35_a = fsub10_result; // watertightTest.ts:249
-  wire [31:0] fmul35_b = fsub12_result; // watertightTest.ts:249
-  wire fsub36_in_valid = 1'd1; // watertightTest.ts:250
-  wire [31:0] fsub36_a = fmul30_result; // watertightTest.ts:250
-  wire [31:0] fsub36_b = fmul31_result ^ 32'h80000000; // watertightTest.ts:250
-  wire fsub37_in_valid = 1'd1; // watertightTest.ts:250
-  wire [31:0] fsub37_a = fmul32_result; // watertightTest.ts:250
-  wire [31:0] fsub37_b = fmul33_result ^ 32'h80000000; // watertightTest.ts:250
-  wire fsub38_in_valid = 1'd1; // watertightTest.ts:250
-  wire [31:0] fsub38_a = fmul34_result; // watertightTest.ts:250
-  wire [31:0] fsub38_b = fmul35_result ^ 32'h80000000; // watertightTest.ts:250
-  wire fmul39_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul39_a = fsub28_result; // watertightTest.ts:253
-  wire [31:0] fmul39_b = fsub24_result; // watertightTest.ts:253
-  wire fmul40_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul40_a = fsub29_result; // watertightTest.ts:253
-  wire [31:0] fmul40_b = fsub23_result; // watertightTest.ts:253
-  wire fsub41_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fsub41_a = fmul39_result; // watertightTest.ts:253
-  wire [31:0] fsub41_b = fmul40_result ^ 32'h80000000; // watertightTest.ts:253
-  wire fmul42_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul42_a = fsub18_result; // watertightTest.ts:253
-  wire [31:0] fmul42_b = fsub29_result; // watertightTest.ts:253
-  wire fmul43_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul43_a = fsub19_result; // watertightTest.ts:253
-  wire [31:0] fmul43_b = fsub28_result; // watertightTest.ts:253
-  wire fsub44_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fsub44_a = fmul42_result; // watertightTest.ts:253
-  wire [31:0] fsub44_b = fmul43_result ^ 32'h80000000; // watertightTest.ts:253
-  wire fmul45_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul45_a = fsub23_result; // watertightTest.ts:253
-  wire [31:0] fmul45_b = fsub19_result; // watertightTest.ts:253
-  wire fmul46_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul46_a = fsub24_result; // watertightTest.ts:253
-  wire [31:0] fmul46_b = fsub18_result; // watertightTest.ts:253
-  wire fsub47_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fsub47_a = fmul45_result; // watertightTest.ts:253
-  wire [31:0] fsub47_b = fmul46_result ^ 32'h80000000; // watertightTest.ts:253
-  wire fcmp48_in_valid = 1'd1; // watertightTest.ts:256
-  wire [31:0] fcmp48_a = fsub41_result; // watertightTest.ts:256
-  wire [31:0] fcmp48_b = 32'd0; // watertightTest.ts:256
-  wire fcmp49_in_valid = 1'd1; // watertightTest.ts:256
-  wire [31:0] fcmp49_a = fsub44_result; // watertightTest.ts:256
-  wire [31:0] fcmp49_b = 32'd0; // watertightTest.ts:256
-  wire fcmp50_in_valid = 1'd1; // watertightTest.ts:256
-  wire [31:0] fcmp50_a = fsub47_result; // watertightTest.ts:256
-  wire [31:0] fcmp50_b = 32'd0; // watertightTest.ts:256
-  wire fmul51_in_valid = 1'd1; // watertightTest.ts:261
-  wire [31:0] fmul51_a = fsub41_result; // watertightTest.ts:261
-  wire [31:0] fmul51_b = zx_d8; // watertightTest.ts:261
-  wire fmul52_in_valid = 1'd1; // watertightTest.ts:261
-  wire [31:0] fmul52_a = fsub44_result; // watertightTest.ts:261
-  wire [31:0] fmul52_b = zy_d8; // watertightTest.ts:261
-  wire fmul53_in_valid = 1'd1; // watertightTest.ts:261
-  wire [31:0] fmul53_a = fsub47_result; // watertightTest.ts:261
-  wire [31:0] fmul53_b = zz_d8; // watertightTest.ts:261
-  wire fadd54_in_valid = 1'd1; // watertightTest.ts:262
-  wire [31:0] fadd54_a = fsub41_result; // watertightTest.ts:262
-  wire [31:0] fadd54_b = fsub44_result; // watertightTest.ts:262
-  wire fadd55_in_valid = 1'd1; // watertightTest.ts:262
-  wire [31:0] fadd55_a = fadd54_result; // watertightTest.ts:262
-  wire [31:0] fadd55_b = w_d3; // watertightTest.ts:262
-  wire fadd56_in_valid = 1'd1; // watertightTest.ts:263
-  wire [31:0] fadd56_a = fmul51_result; // watertightTest.ts:263
-  wire [31:0] fadd56_b = fmul52_result; // watertightTest.ts:263
-  wire fadd57_in_valid = 1'd1; // watertightTest.ts:263
-  wire [31:0] fadd57_a = fadd56_result; // watertightTest.ts:263
-  wire [31:0] fadd57_b = wz_d3; // watertightTest.ts:263
-  wire fcmp58_in_valid = 1'd1; // watertightTest.ts:264
-  wire [31:0] fcmp58_a = fadd55_result; // watertightTest.ts:264
-  wire [31:0] fcmp58_b = 32'd0; // watertightTest.ts:264
-  wire fdiv59_in_valid = 1'd1; // watertightTest.ts:267
-  wire [31:0] fdiv59_a = fadd57_result; // watertightTest.ts:267
-  wire [31:0] fdiv59_b = det_d5; // watertightTest.ts:267
-  wire fdiv60_in_valid = 1'd1; // watertightTest.ts:268
-  wire [31:0] fdiv60_a = v_edge_d11; // watertightTest.ts:268
-  wire [31:0] fdiv60_b = det_d5; // watertightTest.ts:268
-  wire fdiv61_in_valid = 1'd1; // watertightTest.ts:269
-  wire [31:0] fdiv61_a = w_edge_d11; // watertightTest.ts:269
-  wire [31:0] fdiv61_b = det_d5; // watertightTest.ts:269
-  wire inside_d1_eq_1 = fcmp48_flags == 2'd0; // watertightTest.ts:258
-  wire inside_d1_eq_3 = fcmp49_flags == 2'd0; // watertightTest.ts:258
-  wire inside_d1_and = (fcmp48_flags == 2'd2 | inside_d1_eq_1) & (fcmp49_flags == 2'd2 | inside_d1_eq_3); // watertightTest.ts:257
-  wire inside_d1_eq_5 = fcmp50_flags == 2'd0; // watertightTest.ts:258
-  wire inside_d1_and_2 = (fcmp48_flags == 2'd3 | inside_d1_eq_1) & (fcmp49_flags == 2'd3 | inside_d1_eq_3); // watertightTest.ts:257
-  wire inside_ = inside_d1_and & (fcmp50_flags == 2'd2 | inside_d1_eq_5) | inside_d1_and_2 & (fcmp50_flags == 2'd3 | inside_d1_eq_5); // watertightTest.ts:258
-  wire detNonZero = fcmp58_flags != 2'd0; // watertightTest.ts:264
-  wire fcmp62_in_valid = 1'd1; // watertightTest.ts:273
-  wire [31:0] fcmp62_a = fdiv59_result; // watertightTest.ts:273
-  wire [31:0] fcmp62_b = 32'd0; // watertightTest.ts:273
-  wire hit_1 = inside_d25 & det_nonzero_d19 & fcmp62_flags == 2'd2; // watertightTest.ts:273
+  wire fsub0_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [1:0] axes_bits_1_0 = axes[1:0]; // watertightIntersection.ts:91
+  wire axes_bits_1_0_eq_0 = axes_bits_1_0 == 2'd0; // watertightIntersection.ts:87
+  wire [31:0] vertices_bits_31_0 = vertices[31:0]; // watertightLane.ts:56
+  wire axes_bits_1_0_eq_1 = axes_bits_1_0 == 2'd1; // watertightIntersection.ts:87
+  wire [31:0] vertices_bits_63_32 = vertices[63:32]; // watertightLane.ts:56
+  wire [31:0] vertices_bits_95_64 = vertices[95:64]; // watertightLane.ts:56
+  wire [31:0] fsub0_a = axes_bits_1_0_eq_0 ? vertices_bits_31_0 : axes_bits_1_0_eq_1 ? vertices_bits_63_32 : vertices_bits_95_64; // watertightIntersection.ts:233
+  wire [31:0] origin_bits_31_0 = origin[31:0]; // watertightLane.ts:71
+  wire [31:0] origin_bits_63_32 = origin[63:32]; // watertightLane.ts:71
+  wire [31:0] origin_bits_95_64 = origin[95:64]; // watertightLane.ts:71
+  wire [31:0] fsub0_b_mux_1 = axes_bits_1_0_eq_0 ? origin_bits_31_0 : axes_bits_1_0_eq_1 ? origin_bits_63_32 : origin_bits_95_64; // watertightIntersection.ts:87
+  wire [31:0] fsub0_b = fsub0_b_mux_1 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub1_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [1:0] axes_bits_3_2 = axes[3:2]; // watertightIntersection.ts:91
+  wire axes_bits_3_2_eq_0 = axes_bits_3_2 == 2'd0; // watertightIntersection.ts:87
+  wire axes_bits_3_2_eq_1 = axes_bits_3_2 == 2'd1; // watertightIntersection.ts:87
+  wire [31:0] fsub1_a = axes_bits_3_2_eq_0 ? vertices_bits_31_0 : axes_bits_3_2_eq_1 ? vertices_bits_63_32 : vertices_bits_95_64; // watertightIntersection.ts:233
+  wire [31:0] fsub1_b_mux_1 = axes_bits_3_2_eq_0 ? origin_bits_31_0 : axes_bits_3_2_eq_1 ? origin_bits_63_32 : origin_bits_95_64; // watertightIntersection.ts:87
+  wire [31:0] fsub1_b = fsub1_b_mux_1 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub2_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [1:0] axes_bits_5_4 = axes[5:4]; // watertightIntersection.ts:91
+  wire axes_bits_5_4_eq_0 = axes_bits_5_4 == 2'd0; // watertightIntersection.ts:87
+  wire axes_bits_5_4_eq_1 = axes_bits_5_4 == 2'd1; // watertightIntersection.ts:87
+  wire [31:0] fsub2_a = axes_bits_5_4_eq_0 ? vertices_bits_31_0 : axes_bits_5_4_eq_1 ? vertices_bits_63_32 : vertices_bits_95_64; // watertightIntersection.ts:233
+  wire [31:0] fsub2_b_mux_1 = axes_bits_5_4_eq_0 ? origin_bits_31_0 : axes_bits_5_4_eq_1 ? origin_bits_63_32 : origin_bits_95_64; // watertightIntersection.ts:87
+  wire [31:0] fsub2_b = fsub2_b_mux_1 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub3_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] vertices_bits_127_96 = vertices[127:96]; // watertightLane.ts:56
+  wire [31:0] vertices_bits_159_128 = vertices[159:128]; // watertightLane.ts:56
+  wire [31:0] vertices_bits_191_160 = vertices[191:160]; // watertightLane.ts:56
+  wire [31:0] fsub3_a = axes_bits_1_0_eq_0 ? vertices_bits_127_96 : axes_bits_1_0_eq_1 ? vertices_bits_159_128 : vertices_bits_191_160; // watertightIntersection.ts:233
+  wire [31:0] fsub3_b = fsub0_b; // watertightIntersection.ts:233
+  wire fsub4_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub4_a = axes_bits_3_2_eq_0 ? vertices_bits_127_96 : axes_bits_3_2_eq_1 ? vertices_bits_159_128 : vertices_bits_191_160; // watertightIntersection.ts:233
+  wire [31:0] fsub4_b = fsub1_b; // watertightIntersection.ts:233
+  wire fsub5_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub5_a = axes_bits_5_4_eq_0 ? vertices_bits_127_96 : axes_bits_5_4_eq_1 ? vertices_bits_159_128 : vertices_bits_191_160; // watertightIntersection.ts:233
+  wire [31:0] fsub5_b = fsub2_b; // watertightIntersection.ts:233
+  wire fsub6_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] vertices_bits_223_192 = vertices[223:192]; // watertightLane.ts:56
+  wire [31:0] vertices_bits_255_224 = vertices[255:224]; // watertightLane.ts:56
+  wire [31:0] vertices_bits_287_256 = vertices[287:256]; // watertightLane.ts:56
+  wire [31:0] fsub6_a = axes_bits_1_0_eq_0 ? vertices_bits_223_192 : axes_bits_1_0_eq_1 ? vertices_bits_255_224 : vertices_bits_287_256; // watertightIntersection.ts:233
+  wire [31:0] fsub6_b = fsub0_b; // watertightIntersection.ts:233
+  wire fsub7_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub7_a = axes_bits_3_2_eq_0 ? vertices_bits_223_192 : axes_bits_3_2_eq_1 ? vertices_bits_255_224 : vertices_bits_287_256; // watertightIntersection.ts:233
+  wire [31:0] fsub7_b = fsub1_b; // watertightIntersection.ts:233
+  wire fsub8_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub8_a = axes_bits_5_4_eq_0 ? vertices_bits_223_192 : axes_bits_5_4_eq_1 ? vertices_bits_255_224 : vertices_bits_287_256; // watertightIntersection.ts:233
+  wire [31:0] fsub8_b = fsub2_b; // watertightIntersection.ts:233
+  wire fsub9_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub9_a = vertices_bits_127_96; // watertightIntersection.ts:233
+  wire [31:0] fsub9_b = vertices_bits_31_0 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub10_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub10_a = vertices_bits_159_128; // watertightIntersection.ts:233
+  wire [31:0] fsub10_b = vertices_bits_63_32 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub11_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub11_a = vertices_bits_191_160; // watertightIntersection.ts:233
+  wire [31:0] fsub11_b = vertices_bits_95_64 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub12_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub12_a = vertices_bits_223_192; // watertightIntersection.ts:233
+  wire [31:0] fsub12_b = fsub9_b; // watertightIntersection.ts:233
+  wire fsub13_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub13_a = vertices_bits_255_224; // watertightIntersection.ts:233
+  wire [31:0] fsub13_b = fsub10_b; // watertightIntersection.ts:233
+  wire fsub14_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub14_a = vertices_bits_287_256; // watertightIntersection.ts:233
+  wire [31:0] fsub14_b = fsub11_b; // watertightIntersection.ts:233
+  wire fmul15_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul15_a = shear_d3[31:0]; // watertightIntersection.ts:246
+  wire [31:0] fmul15_b = fsub2_result; // watertightIntersection.ts:246
+  wire fmul16_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul16_a = shear_d3[63:32]; // watertightIntersection.ts:246
+  wire [31:0] fmul16_b = fsub2_result; // watertightIntersection.ts:246
+  wire fmul17_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul17_a = shear_d3[95:64]; // watertightIntersection.ts:246
+  wire [31:0] fmul17_b = fsub2_result; // watertightIntersection.ts:246
+  wire fsub18_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub18_a = rel0x_d5; // watertightIntersection.ts:247
+  wire [31:0] fsub18_b = fmul15_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fsub19_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub19_a = rel0y_d5; // watertightIntersection.ts:247
+  wire [31:0] fsub19_b = fmul16_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fmul20_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul20_a = fmul15_a; // watertightIntersection.ts:246
+  wire [31:0] fmul20_b = fsub5_result; // watertightIntersection.ts:246
+  wire fmul21_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul21_a = fmul16_a; // watertightIntersection.ts:246
+  wire [31:0] fmul21_b = fsub5_result; // watertightIntersection.ts:246
+  wire fmul22_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul22_a = fmul17_a; // watertightIntersection.ts:246
+  wire [31:0] fmul22_b = fsub5_result; // watertightIntersection.ts:246
+  wire fsub23_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub23_a = rel1x_d5; // watertightIntersection.ts:247
+  wire [31:0] fsub23_b = fmul20_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fsub24_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub24_a = rel1y_d5; // watertightIntersection.ts:247
+  wire [31:0] fsub24_b = fmul21_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fmul25_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul25_a = fmul15_a; // watertightIntersection.ts:246
+  wire [31:0] fmul25_b = fsub8_result; // watertightIntersection.ts:246
+  wire fmul26_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul26_a = fmul16_a; // watertightIntersection.ts:246
+  wire [31:0] fmul26_b = fsub8_result; // watertightIntersection.ts:246
+  wire fmul27_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul27_a = fmul17_a; // watertightIntersection.ts:246
+  wire [31:0] fmul27_b = fsub8_result; // watertightIntersection.ts:246
+  wire fsub28_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub28_a = rel2x_d5; // watertightIntersection.ts:247
+  wire [31:0] fsub28_b = fmul25_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fsub29_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub29_a = rel2y_d5; // watertightIntersection.ts:247
+  wire [31:0] fsub29_b = fmul26_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fmul30_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul30_a = fsub10_result; // watertightIntersection.ts:249
+  wire [31:0] fmul30_b = fsub14_result; // watertightIntersection.ts:249
+  wire fmul31_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul31_a = fsub11_result; // watertightIntersection.ts:249
+  wire [31:0] fmul31_b = fsub13_result; // watertightIntersection.ts:249
+  wire fmul32_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul32_a = fsub11_result; // watertightIntersection.ts:249
+  wire [31:0] fmul32_b = fsub12_result; // watertightIntersection.ts:249
+  wire fmul33_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul33_a = fsub9_result; // watertightIntersection.ts:249
+  wire [31:0] fmul33_b = fsub14_result; // watertightIntersection.ts:249
+  wire fmul34_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul34_a = fsub9_result; // watertightIntersection.ts:249
+  wire [31:0] fmul34_b = fsub13_result; // watertightIntersection.ts:249
+  wire fmul35_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul35_a = fsub10_result; // watertightIntersection.ts:249
+  wire [31:0] fmul35_b = fsub12_result; // watertightIntersection.ts:249
+  wire fsub36_in_valid = 1'd1; // watertightIntersection.ts:250
+  wire [31:0] fsub36_a = fmul30_result; // watertightIntersection.ts:250
+  wire [31:0] fsub36_b = fmul31_result ^ 32'h80000000; // watertightIntersection.ts:250
+  wire fsub37_in_valid = 1'd1; // watertightIntersection.ts:250
+  wire [31:0] fsub37_a = fmul32_result; // watertightIntersection.ts:250
+  wire [31:0] fsub37_b = fmul33_result ^ 32'h80000000; // watertightIntersection.ts:250
+  wire fsub38_in_valid = 1'd1; // watertightIntersection.ts:250
+  wire [31:0] fsub38_a = fmul34_result; // watertightIntersection.ts:250
+  wire [31:0] fsub38_b = fmul35_result ^ 32'h80000000; // watertightIntersection.ts:250
+  wire fmul39_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul39_a = fsub28_result; // watertightIntersection.ts:253
+  wire [31:0] fmul39_b = fsub24_result; // watertightIntersection.ts:253
+  wire fmul40_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul40_a = fsub29_result; // watertightIntersection.ts:253
+  wire [31:0] fmul40_b = fsub23_result; // watertightIntersection.ts:253
+  wire fsub41_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fsub41_a = fmul39_result; // watertightIntersection.ts:253
+  wire [31:0] fsub41_b = fmul40_result ^ 32'h80000000; // watertightIntersection.ts:253
+  wire fmul42_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul42_a = fsub18_result; // watertightIntersection.ts:253
+  wire [31:0] fmul42_b = fsub29_result; // watertightIntersection.ts:253
+  wire fmul43_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul43_a = fsub19_result; // watertightIntersection.ts:253
+  wire [31:0] fmul43_b = fsub28_result; // watertightIntersection.ts:253
+  wire fsub44_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fsub44_a = fmul42_result; // watertightIntersection.ts:253
+  wire [31:0] fsub44_b = fmul43_result ^ 32'h80000000; // watertightIntersection.ts:253
+  wire fmul45_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul45_a = fsub23_result; // watertightIntersection.ts:253
+  wire [31:0] fmul45_b = fsub19_result; // watertightIntersection.ts:253
+  wire fmul46_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul46_a = fsub24_result; // watertightIntersection.ts:253
+  wire [31:0] fmul46_b = fsub18_result; // watertightIntersection.ts:253
+  wire fsub47_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fsub47_a = fmul45_result; // watertightIntersection.ts:253
+  wire [31:0] fsub47_b = fmul46_result ^ 32'h80000000; // watertightIntersection.ts:253
+  wire fcmp48_in_valid = 1'd1; // watertightIntersection.ts:256
+  wire [31:0] fcmp48_a = fsub41_result; // watertightIntersection.ts:256
+  wire [31:0] fcmp48_b = 32'd0; // watertightIntersection.ts:256
+  wire fcmp49_in_valid = 1'd1; // watertightIntersection.ts:256
+  wire [31:0] fcmp49_a = fsub44_result; // watertightIntersection.ts:256
+  wire [31:0] fcmp49_b = 32'd0; // watertightIntersection.ts:256
+  wire fcmp50_in_valid = 1'd1; // watertightIntersection.ts:256
+  wire [31:0] fcmp50_a = fsub47_result; // watertightIntersection.ts:256
+  wire [31:0] fcmp50_b = 32'd0; // watertightIntersection.ts:256
+  wire fmul51_in_valid = 1'd1; // watertightIntersection.ts:261
+  wire [31:0] fmul51_a = fsub41_result; // watertightIntersection.ts:261
+  wire [31:0] fmul51_b = zx_d8; // watertightIntersection.ts:261
+  wire fmul52_in_valid = 1'd1; // watertightIntersection.ts:261
+  wire [31:0] fmul52_a = fsub44_result; // watertightIntersection.ts:261
+  wire [31:0] fmul52_b = zy_d8; // watertightIntersection.ts:261
+  wire fmul53_in_valid = 1'd1; // watertightIntersection.ts:261
+  wire [31:0] fmul53_a = fsub47_result; // watertightIntersection.ts:261
+  wire [31:0] fmul53_b = zz_d8; // watertightIntersection.ts:261
+  wire fadd54_in_valid = 1'd1; // watertightIntersection.ts:262
+  wire [31:0] fadd54_a = fsub41_result; // watertightIntersection.ts:262
+  wire [31:0] fadd54_b = fsub44_result; // watertightIntersection.ts:262
+  wire fadd55_in_valid = 1'd1; // watertightIntersection.ts:262
+  wire [31:0] fadd55_a = fadd54_result; // watertightIntersection.ts:262
+  wire [31:0] fadd55_b = w_d3; // watertightIntersection.ts:262
+  wire fadd56_in_valid = 1'd1; // watertightIntersection.ts:263
+  wire [31:0] fadd56_a = fmul51_result; // watertightIntersection.ts:263
+  wire [31:0] fadd56_b = fmul52_result; // watertightIntersection.ts:263
+  wire fadd57_in_valid = 1'd1; // watertightIntersection.ts:263
+  wire [31:0] fadd57_a = fadd56_result; // watertightIntersection.ts:263
+  wire [31:0] fadd57_b = wz_d3; // watertightIntersection.ts:263
+  wire fcmp58_in_valid = 1'd1; // watertightIntersection.ts:264
+  wire [31:0] fcmp58_a = fadd55_result; // watertightIntersection.ts:264
+  wire [31:0] fcmp58_b = 32'd0; // watertightIntersection.ts:264
+  wire fdiv59_in_valid = 1'd1; // watertightIntersection.ts:267
+  wire [31:0] fdiv59_a = fadd57_result; // watertightIntersection.ts:267
+  wire [31:0] fdiv59_b = det_d5; // watertightIntersection.ts:267
+  wire fdiv60_in_valid = 1'd1; // watertightIntersection.ts:268
+  wire [31:0] fdiv60_a = v_edge_d11; // watertightIntersection.ts:268
+  wire [31:0] fdiv60_b = det_d5; // watertightIntersection.ts:268
+  wire fdiv61_in_valid = 1'd1; // watertightIntersection.ts:269
+  wire [31:0] fdiv61_a = w_edge_d11; // watertightIntersection.ts:269
+  wire [31:0] fdiv61_b = det_d5; // watertightIntersection.ts:269
+  wire fcmp48_flags_eq_0 = fcmp48_flags == 2'd0; // watertightIntersection.ts:258
+  wire fcmp49_flags_eq_0 = fcmp49_flags == 2'd0; // watertightIntersection.ts:258
+  wire inside_d1_and = (fcmp48_flags == 2'd2 | fcmp48_flags_eq_0) & (fcmp49_flags == 2'd2 | fcmp49_flags_eq_0); // watertightIntersection.ts:257
+  wire fcmp50_flags_eq_0 = fcmp50_flags == 2'd0; // watertightIntersection.ts:258
+  wire inside_d1_and_2 = (fcmp48_flags == 2'd3 | fcmp48_flags_eq_0) & (fcmp49_flags == 2'd3 | fcmp49_flags_eq_0); // watertightIntersection.ts:257
+  wire inside_ = inside_d1_and & (fcmp50_flags == 2'd2 | fcmp50_flags_eq_0) | inside_d1_and_2 & (fcmp50_flags == 2'd3 | fcmp50_flags_eq_0); // watertightIntersection.ts:258
+  wire detNonZero = fcmp58_flags != 2'd0; // watertightIntersection.ts:264
+  wire fcmp62_in_valid = 1'd1; // watertightIntersection.ts:273
+  wire [31:0] fcmp62_a = fdiv59_result; // watertightIntersection.ts:273
+  wire [31:0] fcmp62_b = 32'd0; // watertightIntersection.ts:273
+  wire hit_1 = inside_d25 & det_nonzero_d19 & fcmp62_flags == 2'd2; // watertightIntersection.ts:273
 
 `ifndef SYNTHESIS
   initial begin
@@ -789,149 +789,149 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     shear_d1 <= shear; // watertightLane.ts:63
     shear_d2 <= shear_d1; // watertightLane.ts:63
     shear_d3 <= shear_d2; // watertightLane.ts:63
-    rel0x_d1 <= fsub0_result; // watertightTest.ts:247
-    rel0x_d2 <= rel0x_d1; // watertightTest.ts:247
-    rel0x_d3 <= rel0x_d2; // watertightTest.ts:247
-    rel0x_d4 <= rel0x_d3; // watertightTest.ts:247
-    rel0x_d5 <= rel0x_d4; // watertightTest.ts:247
-    rel0y_d1 <= fsub1_result; // watertightTest.ts:247
-    rel0y_d2 <= rel0y_d1; // watertightTest.ts:247
-    rel0y_d3 <= rel0y_d2; // watertightTest.ts:247
-    rel0y_d4 <= rel0y_d3; // watertightTest.ts:247
-    rel0y_d5 <= rel0y_d4; // watertightTest.ts:247
-    sheared0z_d1 <= fmul17_result; // watertightTest.ts:247
-    sheared0z_d2 <= sheared0z_d1; // watertightTest.ts:247
-    sheared0z_d3 <= sheared0z_d2; // watertightTest.ts:247
-    rel1x_d1 <= fsub3_result; // watertightTest.ts:247
-    rel1x_d2 <= rel1x_d1; // watertightTest.ts:247
-    rel1x_d3 <= rel1x_d2; // watertightTest.ts:247
-    rel1x_d4 <= rel1x_d3; // watertightTest.ts:247
-    rel1x_d5 <= rel1x_d4; // watertightTest.ts:247
-    rel1y_d1 <= fsub4_result; // watertightTest.ts:247
-    rel1y_d2 <= rel1y_d1; // watertightTest.ts:247
-    rel1y_d3 <= rel1y_d2; // watertightTest.ts:247
-    rel1y_d4 <= rel1y_d3; // watertightTest.ts:247
-    rel1y_d5 <= rel1y_d4; // watertightTest.ts:247
-    sheared1z_d1 <= fmul22_result; // watertightTest.ts:247
-    sheared1z_d2 <= sheared1z_d1; // watertightTest.ts:247
-    sheared1z_d3 <= sheared1z_d2; // watertightTest.ts:247
-    rel2x_d1 <= fsub6_result; // watertightTest.ts:247
-    rel2x_d2 <= rel2x_d1; // watertightTest.ts:247
-    rel2x_d3 <= rel2x_d2; // watertightTest.ts:247
-    rel2x_d4 <= rel2x_d3; // watertightTest.ts:247
-    rel2x_d5 <= rel2x_d4; // watertightTest.ts:247
-    rel2y_d1 <= fsub7_result; // watertightTest.ts:247
-    rel2y_d2 <= rel2y_d1; // watertightTest.ts:247
-    rel2y_d3 <= rel2y_d2; // watertightTest.ts:247
-    rel2y_d4 <= rel2y_d3; // watertightTest.ts:247
-    rel2y_d5 <= rel2y_d4; // watertightTest.ts:247
-    sheared2z_d1 <= fmul27_result; // watertightTest.ts:247
-    sheared2z_d2 <= sheared2z_d1; // watertightTest.ts:247
-    sheared2z_d3 <= sheared2z_d2; // watertightTest.ts:247
-    zx_d1 <= sheared0z_d3; // watertightTest.ts:234
-    zx_d2 <= zx_d1; // watertightTest.ts:234
-    zx_d3 <= zx_d2; // watertightTest.ts:234
-    zx_d4 <= zx_d3; // watertightTest.ts:234
-    zx_d5 <= zx_d4; // watertightTest.ts:234
-    zx_d6 <= zx_d5; // watertightTest.ts:234
-    zx_d7 <= zx_d6; // watertightTest.ts:234
-    zx_d8 <= zx_d7; // watertightTest.ts:234
-    zy_d1 <= sheared1z_d3; // watertightTest.ts:234
-    zy_d2 <= zy_d1; // watertightTest.ts:234
-    zy_d3 <= zy_d2; // watertightTest.ts:234
-    zy_d4 <= zy_d3; // watertightTest.ts:234
-    zy_d5 <= zy_d4; // watertightTest.ts:234
-    zy_d6 <= zy_d5; // watertightTest.ts:234
-    zy_d7 <= zy_d6; // watertightTest.ts:234
-    zy_d8 <= zy_d7; // watertightTest.ts:234
-    zz_d1 <= sheared2z_d3; // watertightTest.ts:234
-    zz_d2 <= zz_d1; // watertightTest.ts:234
-    zz_d3 <= zz_d2; // watertightTest.ts:234
-    zz_d4 <= zz_d3; // watertightTest.ts:234
-    zz_d5 <= zz_d4; // watertightTest.ts:234
-    zz_d6 <= zz_d5; // watertightTest.ts:234
-    zz_d7 <= zz_d6; // watertightTest.ts:234
-    zz_d8 <= zz_d7; // watertightTest.ts:234
-    w_d1 <= fsub47_result; // watertightTest.ts:262
-    w_d2 <= w_d1; // watertightTest.ts:262
-    w_d3 <= w_d2; // watertightTest.ts:262
-    wz_d1 <= fmul53_result; // watertightTest.ts:263
-    wz_d2 <= wz_d1; // watertightTest.ts:263
-    wz_d3 <= wz_d2; // watertightTest.ts:263
-    det_d1 <= fadd55_result; // watertightTest.ts:266
-    det_d2 <= det_d1; // watertightTest.ts:266
-    det_d3 <= det_d2; // watertightTest.ts:266
-    det_d4 <= det_d3; // watertightTest.ts:266
-    det_d5 <= det_d4; // watertightTest.ts:266
-    v_edge_d1 <= fsub44_result; // watertightTest.ts:268
-    v_edge_d2 <= v_edge_d1; // watertightTest.ts:268
-    v_edge_d3 <= v_edge_d2; // watertightTest.ts:268
-    v_edge_d4 <= v_edge_d3; // watertightTest.ts:268
-    v_edge_d5 <= v_edge_d4; // watertightTest.ts:268
-    v_edge_d6 <= v_edge_d5; // watertightTest.ts:268
-    v_edge_d7 <= v_edge_d6; // watertightTest.ts:268
-    v_edge_d8 <= v_edge_d7; // watertightTest.ts:268
-    v_edge_d9 <= v_edge_d8; // watertightTest.ts:268
-    v_edge_d10 <= v_edge_d9; // watertightTest.ts:268
-    v_edge_d11 <= v_edge_d10; // watertightTest.ts:268
-    w_edge_d1 <= fsub47_result; // watertightTest.ts:269
-    w_edge_d2 <= w_edge_d1; // watertightTest.ts:269
-    w_edge_d3 <= w_edge_d2; // watertightTest.ts:269
-    w_edge_d4 <= w_edge_d3; // watertightTest.ts:269
-    w_edge_d5 <= w_edge_d4; // watertightTest.ts:269
-    w_edge_d6 <= w_edge_d5; // watertightTest.ts:269
-    w_edge_d7 <= w_edge_d6; // watertightTest.ts:269
-    w_edge_d8 <= w_edge_d7; // watertightTest.ts:269
-    w_edge_d9 <= w_edge_d8; // watertightTest.ts:269
-    w_edge_d10 <= w_edge_d9; // watertightTest.ts:269
-    w_edge_d11 <= w_edge_d10; // watertightTest.ts:269
-    det_s10_d1 <= det_d5; // watertightTest.ts:274
-    det_s10_d2 <= det_s10_d1; // watertightTest.ts:274
-    det_s10_d3 <= det_s10_d2; // watertightTest.ts:274
-    det_s10_d4 <= det_s10_d3; // watertightTest.ts:274
-    det_s10_d5 <= det_s10_d4; // watertightTest.ts:274
-    det_s10_d6 <= det_s10_d5; // watertightTest.ts:274
-    det_s10_d7 <= det_s10_d6; // watertightTest.ts:274
-    det_s10_d8 <= det_s10_d7; // watertightTest.ts:274
-    det_s10_d9 <= det_s10_d8; // watertightTest.ts:274
-    det_s10_d10 <= det_s10_d9; // watertightTest.ts:274
-    det_s10_d11 <= det_s10_d10; // watertightTest.ts:274
-    det_s10_d12 <= det_s10_d11; // watertightTest.ts:274
-    det_s10_d13 <= det_s10_d12; // watertightTest.ts:274
-    det_s10_d14 <= det_s10_d13; // watertightTest.ts:274
-    normal_d1 <= {fsub38_result, fsub37_result, fsub36_result}; // watertightTest.ts:274
-    normal_d2 <= normal_d1; // watertightTest.ts:274
-    normal_d3 <= normal_d2; // watertightTest.ts:274
-    normal_d4 <= normal_d3; // watertightTest.ts:274
-    normal_d5 <= normal_d4; // watertightTest.ts:274
-    normal_d6 <= normal_d5; // watertightTest.ts:274
-    normal_d7 <= normal_d6; // watertightTest.ts:274
-    normal_d8 <= normal_d7; // watertightTest.ts:274
-    normal_d9 <= normal_d8; // watertightTest.ts:274
-    normal_d10 <= normal_d9; // watertightTest.ts:274
-    normal_d11 <= normal_d10; // watertightTest.ts:274
-    normal_d12 <= normal_d11; // watertightTest.ts:274
-    normal_d13 <= normal_d12; // watertightTest.ts:274
-    normal_d14 <= normal_d13; // watertightTest.ts:274
-    normal_d15 <= normal_d14; // watertightTest.ts:274
-    normal_d16 <= normal_d15; // watertightTest.ts:274
-    normal_d17 <= normal_d16; // watertightTest.ts:274
-    normal_d18 <= normal_d17; // watertightTest.ts:274
-    normal_d19 <= normal_d18; // watertightTest.ts:274
-    normal_d20 <= normal_d19; // watertightTest.ts:274
-    normal_d21 <= normal_d20; // watertightTest.ts:274
-    normal_d22 <= normal_d21; // watertightTest.ts:274
-    normal_d23 <= normal_d22; // watertightTest.ts:274
-    normal_d24 <= normal_d23; // watertightTest.ts:274
-    normal_d25 <= normal_d24; // watertightTest.ts:274
-    normal_d26 <= normal_d25; // watertightTest.ts:274
-    normal_d27 <= normal_d26; // watertightTest.ts:274
-    normal_d28 <= normal_d27; // watertightTest.ts:274
-    normal_d29 <= normal_d28; // watertightTest.ts:274
-    normal_d30 <= normal_d29; // watertightTest.ts:274
-    normal_d31 <= normal_d30; // watertightTest.ts:274
-    normal_d32 <= normal_d31; // watertightTest.ts:274
-    normal_d33 <= normal_d32; // watertightTest.ts:274
+    rel0x_d1 <= fsub0_result; // watertightIntersection.ts:247
+    rel0x_d2 <= rel0x_d1; // watertightIntersection.ts:247
+    rel0x_d3 <= rel0x_d2; // watertightIntersection.ts:247
+    rel0x_d4 <= rel0x_d3; // watertightIntersection.ts:247
+    rel0x_d5 <= rel0x_d4; // watertightIntersection.ts:247
+    rel0y_d1 <= fsub1_result; // watertightIntersection.ts:247
+    rel0y_d2 <= rel0y_d1; // watertightIntersection.ts:247
+    rel0y_d3 <= rel0y_d2; // watertightIntersection.ts:247
+    rel0y_d4 <= rel0y_d3; // watertightIntersection.ts:247
+    rel0y_d5 <= rel0y_d4; // watertightIntersection.ts:247
+    sheared0z_d1 <= fmul17_result; // watertightIntersection.ts:247
+    sheared0z_d2 <= sheared0z_d1; // watertightIntersection.ts:247
+    sheared0z_d3 <= sheared0z_d2; // watertightIntersection.ts:247
+    rel1x_d1 <= fsub3_result; // watertightIntersection.ts:247
+    rel1x_d2 <= rel1x_d1; // watertightIntersection.ts:247
+    rel1x_d3 <= rel1x_d2; // watertightIntersection.ts:247
+    rel1x_d4 <= rel1x_d3; // watertightIntersection.ts:247
+    rel1x_d5 <= rel1x_d4; // watertightIntersection.ts:247
+    rel1y_d1 <= fsub4_result; // watertightIntersection.ts:247
+    rel1y_d2 <= rel1y_d1; // watertightIntersection.ts:247
+    rel1y_d3 <= rel1y_d2; // watertightIntersection.ts:247
+    rel1y_d4 <= rel1y_d3; // watertightIntersection.ts:247
+    rel1y_d5 <= rel1y_d4; // watertightIntersection.ts:247
+    sheared1z_d1 <= fmul22_result; // watertightIntersection.ts:247
+    sheared1z_d2 <= sheared1z_d1; // watertightIntersection.ts:247
+    sheared1z_d3 <= sheared1z_d2; // watertightIntersection.ts:247
+    rel2x_d1 <= fsub6_result; // watertightIntersection.ts:247
+    rel2x_d2 <= rel2x_d1; // watertightIntersection.ts:247
+    rel2x_d3 <= rel2x_d2; // watertightIntersection.ts:247
+    rel2x_d4 <= rel2x_d3; // watertightIntersection.ts:247
+    rel2x_d5 <= rel2x_d4; // watertightIntersection.ts:247
+    rel2y_d1 <= fsub7_result; // watertightIntersection.ts:247
+    rel2y_d2 <= rel2y_d1; // watertightIntersection.ts:247
+    rel2y_d3 <= rel2y_d2; // watertightIntersection.ts:247
+    rel2y_d4 <= rel2y_d3; // watertightIntersection.ts:247
+    rel2y_d5 <= rel2y_d4; // watertightIntersection.ts:247
+    sheared2z_d1 <= fmul27_result; // watertightIntersection.ts:247
+    sheared2z_d2 <= sheared2z_d1; // watertightIntersection.ts:247
+    sheared2z_d3 <= sheared2z_d2; // watertightIntersection.ts:247
+    zx_d1 <= sheared0z_d3; // watertightIntersection.ts:234
+    zx_d2 <= zx_d1; // watertightIntersection.ts:234
+    zx_d3 <= zx_d2; // watertightIntersection.ts:234
+    zx_d4 <= zx_d3; // watertightIntersection.ts:234
+    zx_d5 <= zx_d4; // watertightIntersection.ts:234
+    zx_d6 <= zx_d5; // watertightIntersection.ts:234
+    zx_d7 <= zx_d6; // watertightIntersection.ts:234
+    zx_d8 <= zx_d7; // watertightIntersection.ts:234
+    zy_d1 <= sheared1z_d3; // watertightIntersection.ts:234
+    zy_d2 <= zy_d1; // watertightIntersection.ts:234
+    zy_d3 <= zy_d2; // watertightIntersection.ts:234
+    zy_d4 <= zy_d3; // watertightIntersection.ts:234
+    zy_d5 <= zy_d4; // watertightIntersection.ts:234
+    zy_d6 <= zy_d5; // watertightIntersection.ts:234
+    zy_d7 <= zy_d6; // watertightIntersection.ts:234
+    zy_d8 <= zy_d7; // watertightIntersection.ts:234
+    zz_d1 <= sheared2z_d3; // watertightIntersection.ts:234
+    zz_d2 <= zz_d1; // watertightIntersection.ts:234
+    zz_d3 <= zz_d2; // watertightIntersection.ts:234
+    zz_d4 <= zz_d3; // watertightIntersection.ts:234
+    zz_d5 <= zz_d4; // watertightIntersection.ts:234
+    zz_d6 <= zz_d5; // watertightIntersection.ts:234
+    zz_d7 <= zz_d6; // watertightIntersection.ts:234
+    zz_d8 <= zz_d7; // watertightIntersection.ts:234
+    w_d1 <= fsub47_result; // watertightIntersection.ts:262
+    w_d2 <= w_d1; // watertightIntersection.ts:262
+    w_d3 <= w_d2; // watertightIntersection.ts:262
+    wz_d1 <= fmul53_result; // watertightIntersection.ts:263
+    wz_d2 <= wz_d1; // watertightIntersection.ts:263
+    wz_d3 <= wz_d2; // watertightIntersection.ts:263
+    det_d1 <= fadd55_result; // watertightIntersection.ts:266
+    det_d2 <= det_d1; // watertightIntersection.ts:266
+    det_d3 <= det_d2; // watertightIntersection.ts:266
+    det_d4 <= det_d3; // watertightIntersection.ts:266
+    det_d5 <= det_d4; // watertightIntersection.ts:266
+    v_edge_d1 <= fsub44_result; // watertightIntersection.ts:268
+    v_edge_d2 <= v_edge_d1; // watertightIntersection.ts:268
+    v_edge_d3 <= v_edge_d2; // watertightIntersection.ts:268
+    v_edge_d4 <= v_edge_d3; // watertightIntersection.ts:268
+    v_edge_d5 <= v_edge_d4; // watertightIntersection.ts:268
+    v_edge_d6 <= v_edge_d5; // watertightIntersection.ts:268
+    v_edge_d7 <= v_edge_d6; // watertightIntersection.ts:268
+    v_edge_d8 <= v_edge_d7; // watertightIntersection.ts:268
+    v_edge_d9 <= v_edge_d8; // watertightIntersection.ts:268
+    v_edge_d10 <= v_edge_d9; // watertightIntersection.ts:268
+    v_edge_d11 <= v_edge_d10; // watertightIntersection.ts:268
+    w_edge_d1 <= fsub47_result; // watertightIntersection.ts:269
+    w_edge_d2 <= w_edge_d1; // watertightIntersection.ts:269
+    w_edge_d3 <= w_edge_d2; // watertightIntersection.ts:269
+    w_edge_d4 <= w_edge_d3; // watertightIntersection.ts:269
+    w_edge_d5 <= w_edge_d4; // watertightIntersection.ts:269
+    w_edge_d6 <= w_edge_d5; // watertightIntersection.ts:269
+    w_edge_d7 <= w_edge_d6; // watertightIntersection.ts:269
+    w_edge_d8 <= w_edge_d7; // watertightIntersection.ts:269
+    w_edge_d9 <= w_edge_d8; // watertightIntersection.ts:269
+    w_edge_d10 <= w_edge_d9; // watertightIntersection.ts:269
+    w_edge_d11 <= w_edge_d10; // watertightIntersection.ts:269
+    det_s10_d1 <= det_d5; // watertightIntersection.ts:274
+    det_s10_d2 <= det_s10_d1; // watertightIntersection.ts:274
+    det_s10_d3 <= det_s10_d2; // watertightIntersection.ts:274
+    det_s10_d4 <= det_s10_d3; // watertightIntersection.ts:274
+    det_s10_d5 <= det_s10_d4; // watertightIntersection.ts:274
+    det_s10_d6 <= det_s10_d5; // watertightIntersection.ts:274
+    det_s10_d7 <= det_s10_d6; // watertightIntersection.ts:274
+    det_s10_d8 <= det_s10_d7; // watertightIntersection.ts:274
+    det_s10_d9 <= det_s10_d8; // watertightIntersection.ts:274
+    det_s10_d10 <= det_s10_d9; // watertightIntersection.ts:274
+    det_s10_d11 <= det_s10_d10; // watertightIntersection.ts:274
+    det_s10_d12 <= det_s10_d11; // watertightIntersection.ts:274
+    det_s10_d13 <= det_s10_d12; // watertightIntersection.ts:274
+    det_s10_d14 <= det_s10_d13; // watertightIntersection.ts:274
+    normal_d1 <= {fsub38_result, fsub37_result, fsub36_result}; // watertightIntersection.ts:274
+    normal_d2 <= normal_d1; // watertightIntersection.ts:274
+    normal_d3 <= normal_d2; // watertightIntersection.ts:274
+    normal_d4 <= normal_d3; // watertightIntersection.ts:274
+    normal_d5 <= normal_d4; // watertightIntersection.ts:274
+    normal_d6 <= normal_d5; // watertightIntersection.ts:274
+    normal_d7 <= normal_d6; // watertightIntersection.ts:274
+    normal_d8 <= normal_d7; // watertightIntersection.ts:274
+    normal_d9 <= normal_d8; // watertightIntersection.ts:274
+    normal_d10 <= normal_d9; // watertightIntersection.ts:274
+    normal_d11 <= normal_d10; // watertightIntersection.ts:274
+    normal_d12 <= normal_d11; // watertightIntersection.ts:274
+    normal_d13 <= normal_d12; // watertightIntersection.ts:274
+    normal_d14 <= normal_d13; // watertightIntersection.ts:274
+    normal_d15 <= normal_d14; // watertightIntersection.ts:274
+    normal_d16 <= normal_d15; // watertightIntersection.ts:274
+    normal_d17 <= normal_d16; // watertightIntersection.ts:274
+    normal_d18 <= normal_d17; // watertightIntersection.ts:274
+    normal_d19 <= normal_d18; // watertightIntersection.ts:274
+    normal_d20 <= normal_d19; // watertightIntersection.ts:274
+    normal_d21 <= normal_d20; // watertightIntersection.ts:274
+    normal_d22 <= normal_d21; // watertightIntersection.ts:274
+    normal_d23 <= normal_d22; // watertightIntersection.ts:274
+    normal_d24 <= normal_d23; // watertightIntersection.ts:274
+    normal_d25 <= normal_d24; // watertightIntersection.ts:274
+    normal_d26 <= normal_d25; // watertightIntersection.ts:274
+    normal_d27 <= normal_d26; // watertightIntersection.ts:274
+    normal_d28 <= normal_d27; // watertightIntersection.ts:274
+    normal_d29 <= normal_d28; // watertightIntersection.ts:274
+    normal_d30 <= normal_d29; // watertightIntersection.ts:274
+    normal_d31 <= normal_d30; // watertightIntersection.ts:274
+    normal_d32 <= normal_d31; // watertightIntersection.ts:274
+    normal_d33 <= normal_d32; // watertightIntersection.ts:274
     hit_out <= hit_1; // watertightLane.ts:74
     t_out <= fdiv59_result; // watertightLane.ts:75
     u_out <= fdiv60_result; // watertightLane.ts:76
@@ -942,99 +942,99 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      inside_d1 <= 1'd0; // watertightTest.ts:271
-      inside_d2 <= 1'd0; // watertightTest.ts:271
-      inside_d3 <= 1'd0; // watertightTest.ts:271
-      inside_d4 <= 1'd0; // watertightTest.ts:271
-      inside_d5 <= 1'd0; // watertightTest.ts:271
-      inside_d6 <= 1'd0; // watertightTest.ts:271
-      inside_d7 <= 1'd0; // watertightTest.ts:271
-      inside_d8 <= 1'd0; // watertightTest.ts:271
-      inside_d9 <= 1'd0; // watertightTest.ts:271
-      inside_d10 <= 1'd0; // watertightTest.ts:271
-      inside_d11 <= 1'd0; // watertightTest.ts:271
-      inside_d12 <= 1'd0; // watertightTest.ts:271
-      inside_d13 <= 1'd0; // watertightTest.ts:271
-      inside_d14 <= 1'd0; // watertightTest.ts:271
-      inside_d15 <= 1'd0; // watertightTest.ts:271
-      inside_d16 <= 1'd0; // watertightTest.ts:271
-      inside_d17 <= 1'd0; // watertightTest.ts:271
-      inside_d18 <= 1'd0; // watertightTest.ts:271
-      inside_d19 <= 1'd0; // watertightTest.ts:271
-      inside_d20 <= 1'd0; // watertightTest.ts:271
-      inside_d21 <= 1'd0; // watertightTest.ts:271
-      inside_d22 <= 1'd0; // watertightTest.ts:271
-      inside_d23 <= 1'd0; // watertightTest.ts:271
-      inside_d24 <= 1'd0; // watertightTest.ts:271
-      inside_d25 <= 1'd0; // watertightTest.ts:271
-      det_nonzero_d1 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d2 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d3 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d4 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d5 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d6 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d7 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d8 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d9 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d10 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d11 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d12 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d13 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d14 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d15 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d16 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d17 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d18 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d19 <= 1'd0; // watertightTest.ts:272
+      inside_d1 <= 1'd0; // watertightIntersection.ts:271
+      inside_d2 <= 1'd0; // watertightIntersection.ts:271
+      inside_d3 <= 1'd0; // watertightIntersection.ts:271
+      inside_d4 <= 1'd0; // watertightIntersection.ts:271
+      inside_d5 <= 1'd0; // watertightIntersection.ts:271
+      inside_d6 <= 1'd0; // watertightIntersection.ts:271
+      inside_d7 <= 1'd0; // watertightIntersection.ts:271
+      inside_d8 <= 1'd0; // watertightIntersection.ts:271
+      inside_d9 <= 1'd0; // watertightIntersection.ts:271
+      inside_d10 <= 1'd0; // watertightIntersection.ts:271
+      inside_d11 <= 1'd0; // watertightIntersection.ts:271
+      inside_d12 <= 1'd0; // watertightIntersection.ts:271
+      inside_d13 <= 1'd0; // watertightIntersection.ts:271
+      inside_d14 <= 1'd0; // watertightIntersection.ts:271
+      inside_d15 <= 1'd0; // watertightIntersection.ts:271
+      inside_d16 <= 1'd0; // watertightIntersection.ts:271
+      inside_d17 <= 1'd0; // watertightIntersection.ts:271
+      inside_d18 <= 1'd0; // watertightIntersection.ts:271
+      inside_d19 <= 1'd0; // watertightIntersection.ts:271
+      inside_d20 <= 1'd0; // watertightIntersection.ts:271
+      inside_d21 <= 1'd0; // watertightIntersection.ts:271
+      inside_d22 <= 1'd0; // watertightIntersection.ts:271
+      inside_d23 <= 1'd0; // watertightIntersection.ts:271
+      inside_d24 <= 1'd0; // watertightIntersection.ts:271
+      inside_d25 <= 1'd0; // watertightIntersection.ts:271
+      det_nonzero_d1 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d2 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d3 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d4 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d5 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d6 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d7 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d8 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d9 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d10 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d11 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d12 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d13 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d14 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d15 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d16 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d17 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d18 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d19 <= 1'd0; // watertightIntersection.ts:272
     end else begin
-      inside_d1 <= inside_; // watertightTest.ts:271
-      inside_d2 <= inside_d1; // watertightTest.ts:271
-      inside_d3 <= inside_d2; // watertightTest.ts:271
-      inside_d4 <= inside_d3; // watertightTest.ts:271
-      inside_d5 <= inside_d4; // watertightTest.ts:271
-      inside_d6 <= inside_d5; // watertightTest.ts:271
-      inside_d7 <= inside_d6; // watertightTest.ts:271
-      inside_d8 <= inside_d7; // watertightTest.ts:271
-      inside_d9 <= inside_d8; // watertightTest.ts:271
-      inside_d10 <= inside_d9; // watertightTest.ts:271
-      inside_d11 <= inside_d10; // watertightTest.ts:271
-      inside_d12 <= inside_d11; // watertightTest.ts:271
-      inside_d13 <= inside_d12; // watertightTest.ts:271
-      inside_d14 <= inside_d13; // watertightTest.ts:271
-      inside_d15 <= inside_d14; // watertightTest.ts:271
-      inside_d16 <= inside_d15; // watertightTest.ts:271
-      inside_d17 <= inside_d16; // watertightTest.ts:271
-      inside_d18 <= inside_d17; // watertightTest.ts:271
-      inside_d19 <= inside_d18; // watertightTest.ts:271
-      inside_d20 <= inside_d19; // watertightTest.ts:271
-      inside_d21 <= inside_d20; // watertightTest.ts:271
-      inside_d22 <= inside_d21; // watertightTest.ts:271
-      inside_d23 <= inside_d22; // watertightTest.ts:271
-      inside_d24 <= inside_d23; // watertightTest.ts:271
-      inside_d25 <= inside_d24; // watertightTest.ts:271
-      det_nonzero_d1 <= detNonZero; // watertightTest.ts:272
-      det_nonzero_d2 <= det_nonzero_d1; // watertightTest.ts:272
-      det_nonzero_d3 <= det_nonzero_d2; // watertightTest.ts:272
-      det_nonzero_d4 <= det_nonzero_d3; // watertightTest.ts:272
-      det_nonzero_d5 <= det_nonzero_d4; // watertightTest.ts:272
-      det_nonzero_d6 <= det_nonzero_d5; // watertightTest.ts:272
-      det_nonzero_d7 <= det_nonzero_d6; // watertightTest.ts:272
-      det_nonzero_d8 <= det_nonzero_d7; // watertightTest.ts:272
-      det_nonzero_d9 <= det_nonzero_d8; // watertightTest.ts:272
-      det_nonzero_d10 <= det_nonzero_d9; // watertightTest.ts:272
-      det_nonzero_d11 <= det_nonzero_d10; // watertightTest.ts:272
-      det_nonzero_d12 <= det_nonzero_d11; // watertightTest.ts:272
-      det_nonzero_d13 <= det_nonzero_d12; // watertightTest.ts:272
-      det_nonzero_d14 <= det_nonzero_d13; // watertightTest.ts:272
-      det_nonzero_d15 <= det_nonzero_d14; // watertightTest.ts:272
-      det_nonzero_d16 <= det_nonzero_d15; // watertightTest.ts:272
-      det_nonzero_d17 <= det_nonzero_d16; // watertightTest.ts:272
-      det_nonzero_d18 <= det_nonzero_d17; // watertightTest.ts:272
-      det_nonzero_d19 <= det_nonzero_d18; // watertightTest.ts:272
+      inside_d1 <= inside_; // watertightIntersection.ts:271
+      inside_d2 <= inside_d1; // watertightIntersection.ts:271
+      inside_d3 <= inside_d2; // watertightIntersection.ts:271
+      inside_d4 <= inside_d3; // watertightIntersection.ts:271
+      inside_d5 <= inside_d4; // watertightIntersection.ts:271
+      inside_d6 <= inside_d5; // watertightIntersection.ts:271
+      inside_d7 <= inside_d6; // watertightIntersection.ts:271
+      inside_d8 <= inside_d7; // watertightIntersection.ts:271
+      inside_d9 <= inside_d8; // watertightIntersection.ts:271
+      inside_d10 <= inside_d9; // watertightIntersection.ts:271
+      inside_d11 <= inside_d10; // watertightIntersection.ts:271
+      inside_d12 <= inside_d11; // watertightIntersection.ts:271
+      inside_d13 <= inside_d12; // watertightIntersection.ts:271
+      inside_d14 <= inside_d13; // watertightIntersection.ts:271
+      inside_d15 <= inside_d14; // watertightIntersection.ts:271
+      inside_d16 <= inside_d15; // watertightIntersection.ts:271
+      inside_d17 <= inside_d16; // watertightIntersection.ts:271
+      inside_d18 <= inside_d17; // watertightIntersection.ts:271
+      inside_d19 <= inside_d18; // watertightIntersection.ts:271
+      inside_d20 <= inside_d19; // watertightIntersection.ts:271
+      inside_d21 <= inside_d20; // watertightIntersection.ts:271
+      inside_d22 <= inside_d21; // watertightIntersection.ts:271
+      inside_d23 <= inside_d22; // watertightIntersection.ts:271
+      inside_d24 <= inside_d23; // watertightIntersection.ts:271
+      inside_d25 <= inside_d24; // watertightIntersection.ts:271
+      det_nonzero_d1 <= detNonZero; // watertightIntersection.ts:272
+      det_nonzero_d2 <= det_nonzero_d1; // watertightIntersection.ts:272
+      det_nonzero_d3 <= det_nonzero_d2; // watertightIntersection.ts:272
+      det_nonzero_d4 <= det_nonzero_d3; // watertightIntersection.ts:272
+      det_nonzero_d5 <= det_nonzero_d4; // watertightIntersection.ts:272
+      det_nonzero_d6 <= det_nonzero_d5; // watertightIntersection.ts:272
+      det_nonzero_d7 <= det_nonzero_d6; // watertightIntersection.ts:272
+      det_nonzero_d8 <= det_nonzero_d7; // watertightIntersection.ts:272
+      det_nonzero_d9 <= det_nonzero_d8; // watertightIntersection.ts:272
+      det_nonzero_d10 <= det_nonzero_d9; // watertightIntersection.ts:272
+      det_nonzero_d11 <= det_nonzero_d10; // watertightIntersection.ts:272
+      det_nonzero_d12 <= det_nonzero_d11; // watertightIntersection.ts:272
+      det_nonzero_d13 <= det_nonzero_d12; // watertightIntersection.ts:272
+      det_nonzero_d14 <= det_nonzero_d13; // watertightIntersection.ts:272
+      det_nonzero_d15 <= det_nonzero_d14; // watertightIntersection.ts:272
+      det_nonzero_d16 <= det_nonzero_d15; // watertightIntersection.ts:272
+      det_nonzero_d17 <= det_nonzero_d16; // watertightIntersection.ts:272
+      det_nonzero_d18 <= det_nonzero_d17; // watertightIntersection.ts:272
+      det_nonzero_d19 <= det_nonzero_d18; // watertightIntersection.ts:272
     end
   end
 
-  FAdd_stages3 fsub0 ( // watertightTest.ts:233
+  FAdd_stages3 fsub0 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub0_in_valid),
@@ -1044,7 +1044,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub0_result)
   );
 
-  FAdd_stages3 fsub1 ( // watertightTest.ts:233
+  FAdd_stages3 fsub1 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub1_in_valid),
@@ -1054,7 +1054,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub1_result)
   );
 
-  FAdd_stages3 fsub2 ( // watertightTest.ts:233
+  FAdd_stages3 fsub2 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub2_in_valid),
@@ -1064,7 +1064,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub2_result)
   );
 
-  FAdd_stages3 fsub3 ( // watertightTest.ts:233
+  FAdd_stages3 fsub3 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub3_in_valid),
@@ -1074,7 +1074,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub3_result)
   );
 
-  FAdd_stages3 fsub4 ( // watertightTest.ts:233
+  FAdd_stages3 fsub4 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub4_in_valid),
@@ -1084,7 +1084,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub4_result)
   );
 
-  FAdd_stages3 fsub5 ( // watertightTest.ts:233
+  FAdd_stages3 fsub5 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub5_in_valid),
@@ -1094,7 +1094,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub5_result)
   );
 
-  FAdd_stages3 fsub6 ( // watertightTest.ts:233
+  FAdd_stages3 fsub6 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub6_in_valid),
@@ -1104,7 +1104,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub6_result)
   );
 
-  FAdd_stages3 fsub7 ( // watertightTest.ts:233
+  FAdd_stages3 fsub7 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub7_in_valid),
@@ -1114,7 +1114,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub7_result)
   );
 
-  FAdd_stages3 fsub8 ( // watertightTest.ts:233
+  FAdd_stages3 fsub8 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub8_in_valid),
@@ -1124,7 +1124,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub8_result)
   );
 
-  FAdd_stages3 fsub9 ( // watertightTest.ts:233
+  FAdd_stages3 fsub9 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub9_in_valid),
@@ -1134,7 +1134,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub9_result)
   );
 
-  FAdd_stages3 fsub10 ( // watertightTest.ts:233
+  FAdd_stages3 fsub10 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub10_in_valid),
@@ -1144,7 +1144,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub10_result)
   );
 
-  FAdd_stages3 fsub11 ( // watertightTest.ts:233
+  FAdd_stages3 fsub11 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub11_in_valid),
@@ -1154,7 +1154,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub11_result)
   );
 
-  FAdd_stages3 fsub12 ( // watertightTest.ts:233
+  FAdd_stages3 fsub12 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub12_in_valid),
@@ -1164,7 +1164,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub12_result)
   );
 
-  FAdd_stages3 fsub13 ( // watertightTest.ts:233
+  FAdd_stages3 fsub13 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub13_in_valid),
@@ -1174,7 +1174,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub13_result)
   );
 
-  FAdd_stages3 fsub14 ( // watertightTest.ts:233
+  FAdd_stages3 fsub14 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub14_in_valid),
@@ -1184,7 +1184,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub14_result)
   );
 
-  FMul_stages5 fmul15 ( // watertightTest.ts:246
+  FMul_stages5 fmul15 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul15_in_valid),
@@ -1194,7 +1194,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul15_result)
   );
 
-  FMul_stages5 fmul16 ( // watertightTest.ts:246
+  FMul_stages5 fmul16 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul16_in_valid),
@@ -1204,7 +1204,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul16_result)
   );
 
-  FMul_stages5 fmul17 ( // watertightTest.ts:246
+  FMul_stages5 fmul17 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul17_in_valid),
@@ -1214,7 +1214,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul17_result)
   );
 
-  FAdd_stages3 fsub18 ( // watertightTest.ts:247
+  FAdd_stages3 fsub18 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub18_in_valid),
@@ -1224,7 +1224,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub18_result)
   );
 
-  FAdd_stages3 fsub19 ( // watertightTest.ts:247
+  FAdd_stages3 fsub19 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub19_in_valid),
@@ -1234,7 +1234,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub19_result)
   );
 
-  FMul_stages5 fmul20 ( // watertightTest.ts:246
+  FMul_stages5 fmul20 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul20_in_valid),
@@ -1244,7 +1244,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul20_result)
   );
 
-  FMul_stages5 fmul21 ( // watertightTest.ts:246
+  FMul_stages5 fmul21 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul21_in_valid),
@@ -1254,7 +1254,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul21_result)
   );
 
-  FMul_stages5 fmul22 ( // watertightTest.ts:246
+  FMul_stages5 fmul22 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul22_in_valid),
@@ -1264,7 +1264,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul22_result)
   );
 
-  FAdd_stages3 fsub23 ( // watertightTest.ts:247
+  FAdd_stages3 fsub23 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub23_in_valid),
@@ -1274,7 +1274,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub23_result)
   );
 
-  FAdd_stages3 fsub24 ( // watertightTest.ts:247
+  FAdd_stages3 fsub24 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub24_in_valid),
@@ -1284,7 +1284,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub24_result)
   );
 
-  FMul_stages5 fmul25 ( // watertightTest.ts:246
+  FMul_stages5 fmul25 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul25_in_valid),
@@ -1294,7 +1294,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul25_result)
   );
 
-  FMul_stages5 fmul26 ( // watertightTest.ts:246
+  FMul_stages5 fmul26 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul26_in_valid),
@@ -1304,7 +1304,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul26_result)
   );
 
-  FMul_stages5 fmul27 ( // watertightTest.ts:246
+  FMul_stages5 fmul27 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul27_in_valid),
@@ -1314,7 +1314,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul27_result)
   );
 
-  FAdd_stages3 fsub28 ( // watertightTest.ts:247
+  FAdd_stages3 fsub28 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub28_in_valid),
@@ -1324,7 +1324,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub28_result)
   );
 
-  FAdd_stages3 fsub29 ( // watertightTest.ts:247
+  FAdd_stages3 fsub29 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub29_in_valid),
@@ -1334,7 +1334,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub29_result)
   );
 
-  FMul_stages5 fmul30 ( // watertightTest.ts:249
+  FMul_stages5 fmul30 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul30_in_valid),
@@ -1344,7 +1344,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul30_result)
   );
 
-  FMul_stages5 fmul31 ( // watertightTest.ts:249
+  FMul_stages5 fmul31 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul31_in_valid),
@@ -1354,7 +1354,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul31_result)
   );
 
-  FMul_stages5 fmul32 ( // watertightTest.ts:249
+  FMul_stages5 fmul32 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul32_in_valid),
@@ -1364,7 +1364,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul32_result)
   );
 
-  FMul_stages5 fmul33 ( // watertightTest.ts:249
+  FMul_stages5 fmul33 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul33_in_valid),
@@ -1374,7 +1374,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul33_result)
   );
 
-  FMul_stages5 fmul34 ( // watertightTest.ts:249
+  FMul_stages5 fmul34 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul34_in_valid),
@@ -1384,7 +1384,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul34_result)
   );
 
-  FMul_stages5 fmul35 ( // watertightTest.ts:249
+  FMul_stages5 fmul35 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul35_in_valid),
@@ -1394,7 +1394,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul35_result)
   );
 
-  FAdd_stages3 fsub36 ( // watertightTest.ts:250
+  FAdd_stages3 fsub36 ( // watertightIntersection.ts:250
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub36_in_valid),
@@ -1404,7 +1404,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub36_result)
   );
 
-  FAdd_stages3 fsub37 ( // watertightTest.ts:250
+  FAdd_stages3 fsub37 ( // watertightIntersection.ts:250
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub37_in_valid),
@@ -1414,7 +1414,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub37_result)
   );
 
-  FAdd_stages3 fsub38 ( // watertightTest.ts:250
+  FAdd_stages3 fsub38 ( // watertightIntersection.ts:250
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub38_in_valid),
@@ -1424,7 +1424,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub38_result)
   );
 
-  FMul_stages5 fmul39 ( // watertightTest.ts:253
+  FMul_stages5 fmul39 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul39_in_valid),
@@ -1434,7 +1434,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul39_result)
   );
 
-  FMul_stages5 fmul40 ( // watertightTest.ts:253
+  FMul_stages5 fmul40 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul40_in_valid),
@@ -1444,7 +1444,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul40_result)
   );
 
-  FAdd_stages3 fsub41 ( // watertightTest.ts:253
+  FAdd_stages3 fsub41 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub41_in_valid),
@@ -1454,7 +1454,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub41_result)
   );
 
-  FMul_stages5 fmul42 ( // watertightTest.ts:253
+  FMul_stages5 fmul42 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul42_in_valid),
@@ -1464,7 +1464,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul42_result)
   );
 
-  FMul_stages5 fmul43 ( // watertightTest.ts:253
+  FMul_stages5 fmul43 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul43_in_valid),
@@ -1474,7 +1474,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul43_result)
   );
 
-  FAdd_stages3 fsub44 ( // watertightTest.ts:253
+  FAdd_stages3 fsub44 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub44_in_valid),
@@ -1484,7 +1484,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub44_result)
   );
 
-  FMul_stages5 fmul45 ( // watertightTest.ts:253
+  FMul_stages5 fmul45 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul45_in_valid),
@@ -1494,7 +1494,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul45_result)
   );
 
-  FMul_stages5 fmul46 ( // watertightTest.ts:253
+  FMul_stages5 fmul46 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul46_in_valid),
@@ -1504,7 +1504,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul46_result)
   );
 
-  FAdd_stages3 fsub47 ( // watertightTest.ts:253
+  FAdd_stages3 fsub47 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub47_in_valid),
@@ -1514,7 +1514,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fsub47_result)
   );
 
-  FCmp_stages0 fcmp48 ( // watertightTest.ts:256
+  FCmp_stages0 fcmp48 ( // watertightIntersection.ts:256
     .in_valid(fcmp48_in_valid),
     .a(fcmp48_a),
     .b(fcmp48_b),
@@ -1526,7 +1526,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .unordered(fcmp48_unordered)
   );
 
-  FCmp_stages0 fcmp49 ( // watertightTest.ts:256
+  FCmp_stages0 fcmp49 ( // watertightIntersection.ts:256
     .in_valid(fcmp49_in_valid),
     .a(fcmp49_a),
     .b(fcmp49_b),
@@ -1538,7 +1538,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .unordered(fcmp49_unordered)
   );
 
-  FCmp_stages0 fcmp50 ( // watertightTest.ts:256
+  FCmp_stages0 fcmp50 ( // watertightIntersection.ts:256
     .in_valid(fcmp50_in_valid),
     .a(fcmp50_a),
     .b(fcmp50_b),
@@ -1550,7 +1550,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .unordered(fcmp50_unordered)
   );
 
-  FMul_stages5 fmul51 ( // watertightTest.ts:261
+  FMul_stages5 fmul51 ( // watertightIntersection.ts:261
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul51_in_valid),
@@ -1560,7 +1560,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul51_result)
   );
 
-  FMul_stages5 fmul52 ( // watertightTest.ts:261
+  FMul_stages5 fmul52 ( // watertightIntersection.ts:261
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul52_in_valid),
@@ -1570,7 +1570,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul52_result)
   );
 
-  FMul_stages5 fmul53 ( // watertightTest.ts:261
+  FMul_stages5 fmul53 ( // watertightIntersection.ts:261
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul53_in_valid),
@@ -1580,7 +1580,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fmul53_result)
   );
 
-  FAdd_stages3 fadd54 ( // watertightTest.ts:262
+  FAdd_stages3 fadd54 ( // watertightIntersection.ts:262
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd54_in_valid),
@@ -1590,7 +1590,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fadd54_result)
   );
 
-  FAdd_stages3 fadd55 ( // watertightTest.ts:262
+  FAdd_stages3 fadd55 ( // watertightIntersection.ts:262
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd55_in_valid),
@@ -1600,7 +1600,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fadd55_result)
   );
 
-  FAdd_stages3 fadd56 ( // watertightTest.ts:263
+  FAdd_stages3 fadd56 ( // watertightIntersection.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd56_in_valid),
@@ -1610,7 +1610,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fadd56_result)
   );
 
-  FAdd_stages3 fadd57 ( // watertightTest.ts:263
+  FAdd_stages3 fadd57 ( // watertightIntersection.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd57_in_valid),
@@ -1620,7 +1620,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fadd57_result)
   );
 
-  FCmp_stages0 fcmp58 ( // watertightTest.ts:264
+  FCmp_stages0 fcmp58 ( // watertightIntersection.ts:264
     .in_valid(fcmp58_in_valid),
     .a(fcmp58_a),
     .b(fcmp58_b),
@@ -1632,7 +1632,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .unordered(fcmp58_unordered)
   );
 
-  FDiv_stages14 fdiv59 ( // watertightTest.ts:267
+  FDiv_stages14 fdiv59 ( // watertightIntersection.ts:267
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv59_in_valid),
@@ -1642,7 +1642,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fdiv59_result)
   );
 
-  FDiv_stages14 fdiv60 ( // watertightTest.ts:268
+  FDiv_stages14 fdiv60 ( // watertightIntersection.ts:268
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv60_in_valid),
@@ -1652,7 +1652,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fdiv60_result)
   );
 
-  FDiv_stages14 fdiv61 ( // watertightTest.ts:269
+  FDiv_stages14 fdiv61 ( // watertightIntersection.ts:269
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv61_in_valid),
@@ -1662,7 +1662,7 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
     .result(fdiv61_result)
   );
 
-  FCmp_stages0 fcmp62 ( // watertightTest.ts:273
+  FCmp_stages0 fcmp62 ( // watertightIntersection.ts:273
     .in_valid(fcmp62_in_valid),
     .a(fcmp62_a),
     .b(fcmp62_b),

@@ -238,56 +238,56 @@ module BvhIcCore_a42b934c (
   logic fcmp0_eq; // bvhIcCore.ts:227
   logic fcmp0_gt; // bvhIcCore.ts:227
   logic fcmp0_unordered; // bvhIcCore.ts:227
-  logic s2Node; // bvhIcCore.ts:267
-  logic s2Range; // bvhIcCore.ts:268
-  logic [2:0] s2Slot; // bvhIcCore.ts:269
-  logic [31:0] s2Best; // bvhIcCore.ts:270
-  logic [31:0] s2Tmin; // bvhIcCore.ts:271
-  logic [31:0] s2Tmax; // bvhIcCore.ts:272
-  logic ray_box_out_valid; // bvhIcCore.ts:262
-  logic [30:0] ray_box_out_tag; // bvhIcCore.ts:262
-  logic [3:0] ray_box_hit; // bvhIcCore.ts:262
-  logic [127:0] ray_box_tnear; // bvhIcCore.ts:262
-  logic [7:0] ray_box_order; // bvhIcCore.ts:262
-  logic [2:0] ray_box_hit_count; // bvhIcCore.ts:262
-  logic clamp_lower_out_valid; // bvhIcCore.ts:255
-  logic [31:0] clamp_lower_result; // bvhIcCore.ts:255
-  logic clamp_limit_out_valid; // bvhIcCore.ts:255
-  logic [31:0] clamp_limit_result; // bvhIcCore.ts:255
-  logic leaf_queue_enq_ready; // bvhIcCore.ts:263
-  logic leaf_queue_deq_valid; // bvhIcCore.ts:263
-  logic [6:0] leaf_queue_deq_bits_count; // bvhIcCore.ts:263
-  logic [6:0] leaf_queue_deq_bits_first; // bvhIcCore.ts:263
-  logic [2:0] leaf_queue_deq_bits_slot; // bvhIcCore.ts:263
-  logic [3:0] leaf_queue_count; // bvhIcCore.ts:263
-  logic leaf_queue_full; // bvhIcCore.ts:263
-  logic leaf_queue_empty; // bvhIcCore.ts:263
-  logic walking; // bvhIcCore.ts:351
-  logic [2:0] walkSlot; // bvhIcCore.ts:352
-  logic [6:0] walkNext; // bvhIcCore.ts:353
-  logic [6:0] walkLeft; // bvhIcCore.ts:354
-  logic resp_test_d1; // bvhIcCore.ts:402
-  logic resp_test_d2; // bvhIcCore.ts:402
-  logic resp_last_d1; // bvhIcCore.ts:403
-  logic resp_last_d2; // bvhIcCore.ts:403
-  logic [2:0] resp_slot_d1; // bvhIcCore.ts:404
-  logic [2:0] resp_slot_d2; // bvhIcCore.ts:404
-  logic [6:0] resp_id_d1; // bvhIcCore.ts:405
-  logic [6:0] resp_id_d2; // bvhIcCore.ts:405
-  logic [2:0] test_slot_at3_d1; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at3_d2; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at3_d3; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d1; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d2; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d3; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d4; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d5; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d6; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d7; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d8; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d9; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d10; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at11_d11; // bvhIcCore.ts:407
+  logic s2Node; // bvhIcCore.ts:258
+  logic s2Range; // bvhIcCore.ts:259
+  logic [2:0] s2Slot; // bvhIcCore.ts:260
+  logic [31:0] s2Best; // bvhIcCore.ts:261
+  logic [31:0] s2Tmin; // bvhIcCore.ts:262
+  logic [31:0] s2Tmax; // bvhIcCore.ts:263
+  logic ray_box_out_valid; // bvhIcCore.ts:253
+  logic [30:0] ray_box_out_tag; // bvhIcCore.ts:253
+  logic [3:0] ray_box_hit; // bvhIcCore.ts:253
+  logic [127:0] ray_box_tnear; // bvhIcCore.ts:253
+  logic [7:0] ray_box_order; // bvhIcCore.ts:253
+  logic [2:0] ray_box_hit_count; // bvhIcCore.ts:253
+  logic clamp_lower_out_valid; // queryAccept.ts:44
+  logic [31:0] clamp_lower_result; // queryAccept.ts:44
+  logic clamp_limit_out_valid; // queryAccept.ts:44
+  logic [31:0] clamp_limit_result; // queryAccept.ts:44
+  logic leaf_queue_enq_ready; // bvhIcCore.ts:254
+  logic leaf_queue_deq_valid; // bvhIcCore.ts:254
+  logic [6:0] leaf_queue_deq_bits_count; // bvhIcCore.ts:254
+  logic [6:0] leaf_queue_deq_bits_first; // bvhIcCore.ts:254
+  logic [2:0] leaf_queue_deq_bits_slot; // bvhIcCore.ts:254
+  logic [3:0] leaf_queue_count; // bvhIcCore.ts:254
+  logic leaf_queue_full; // bvhIcCore.ts:254
+  logic leaf_queue_empty; // bvhIcCore.ts:254
+  logic walking; // bvhIcCore.ts:343
+  logic [2:0] walkSlot; // bvhIcCore.ts:344
+  logic [6:0] walkNext; // bvhIcCore.ts:345
+  logic [6:0] walkLeft; // bvhIcCore.ts:346
+  logic resp_test_d1; // bvhIcCore.ts:394
+  logic resp_test_d2; // bvhIcCore.ts:394
+  logic resp_last_d1; // bvhIcCore.ts:395
+  logic resp_last_d2; // bvhIcCore.ts:395
+  logic [2:0] resp_slot_d1; // bvhIcCore.ts:396
+  logic [2:0] resp_slot_d2; // bvhIcCore.ts:396
+  logic [6:0] resp_id_d1; // bvhIcCore.ts:397
+  logic [6:0] resp_id_d2; // bvhIcCore.ts:397
+  logic [2:0] test_slot_at3_d1; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at3_d2; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at3_d3; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d1; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d2; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d3; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d4; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d5; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d6; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d7; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d8; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d9; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d10; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at11_d11; // bvhIcCore.ts:399
   logic fsub1_out_valid; // mollerTrumbore.ts:38
   logic [31:0] fsub1_result; // mollerTrumbore.ts:38
   logic fsub2_out_valid; // mollerTrumbore.ts:38
@@ -600,226 +600,226 @@ module BvhIcCore_a42b934c (
   logic [95:0] normal_d31; // mollerTrumbore.ts:66
   logic [95:0] normal_d32; // mollerTrumbore.ts:66
   logic [95:0] normal_d33; // mollerTrumbore.ts:66
-  logic test_valid_d1; // bvhIcCore.ts:425
-  logic test_valid_d2; // bvhIcCore.ts:425
-  logic test_valid_d3; // bvhIcCore.ts:425
-  logic test_valid_d4; // bvhIcCore.ts:425
-  logic test_valid_d5; // bvhIcCore.ts:425
-  logic test_valid_d6; // bvhIcCore.ts:425
-  logic test_valid_d7; // bvhIcCore.ts:425
-  logic test_valid_d8; // bvhIcCore.ts:425
-  logic test_valid_d9; // bvhIcCore.ts:425
-  logic test_valid_d10; // bvhIcCore.ts:425
-  logic test_valid_d11; // bvhIcCore.ts:425
-  logic test_valid_d12; // bvhIcCore.ts:425
-  logic test_valid_d13; // bvhIcCore.ts:425
-  logic test_valid_d14; // bvhIcCore.ts:425
-  logic test_valid_d15; // bvhIcCore.ts:425
-  logic test_valid_d16; // bvhIcCore.ts:425
-  logic test_valid_d17; // bvhIcCore.ts:425
-  logic test_valid_d18; // bvhIcCore.ts:425
-  logic test_valid_d19; // bvhIcCore.ts:425
-  logic test_valid_d20; // bvhIcCore.ts:425
-  logic test_valid_d21; // bvhIcCore.ts:425
-  logic test_valid_d22; // bvhIcCore.ts:425
-  logic test_valid_d23; // bvhIcCore.ts:425
-  logic test_valid_d24; // bvhIcCore.ts:425
-  logic test_valid_d25; // bvhIcCore.ts:425
-  logic test_valid_d26; // bvhIcCore.ts:425
-  logic test_valid_d27; // bvhIcCore.ts:425
-  logic test_valid_d28; // bvhIcCore.ts:425
-  logic test_valid_d29; // bvhIcCore.ts:425
-  logic test_valid_d30; // bvhIcCore.ts:425
-  logic test_valid_d31; // bvhIcCore.ts:425
-  logic test_valid_d32; // bvhIcCore.ts:425
-  logic test_valid_d33; // bvhIcCore.ts:425
-  logic test_valid_d34; // bvhIcCore.ts:425
-  logic test_valid_d35; // bvhIcCore.ts:425
-  logic test_valid_d36; // bvhIcCore.ts:425
-  logic test_valid_d37; // bvhIcCore.ts:425
-  logic test_valid_d38; // bvhIcCore.ts:425
-  logic test_valid_d39; // bvhIcCore.ts:425
-  logic test_valid_d40; // bvhIcCore.ts:425
-  logic test_valid_d41; // bvhIcCore.ts:425
-  logic test_valid_d42; // bvhIcCore.ts:425
-  logic test_valid_d43; // bvhIcCore.ts:425
-  logic test_valid_d44; // bvhIcCore.ts:425
-  logic test_end_d1; // bvhIcCore.ts:426
-  logic test_end_d2; // bvhIcCore.ts:426
-  logic test_end_d3; // bvhIcCore.ts:426
-  logic test_end_d4; // bvhIcCore.ts:426
-  logic test_end_d5; // bvhIcCore.ts:426
-  logic test_end_d6; // bvhIcCore.ts:426
-  logic test_end_d7; // bvhIcCore.ts:426
-  logic test_end_d8; // bvhIcCore.ts:426
-  logic test_end_d9; // bvhIcCore.ts:426
-  logic test_end_d10; // bvhIcCore.ts:426
-  logic test_end_d11; // bvhIcCore.ts:426
-  logic test_end_d12; // bvhIcCore.ts:426
-  logic test_end_d13; // bvhIcCore.ts:426
-  logic test_end_d14; // bvhIcCore.ts:426
-  logic test_end_d15; // bvhIcCore.ts:426
-  logic test_end_d16; // bvhIcCore.ts:426
-  logic test_end_d17; // bvhIcCore.ts:426
-  logic test_end_d18; // bvhIcCore.ts:426
-  logic test_end_d19; // bvhIcCore.ts:426
-  logic test_end_d20; // bvhIcCore.ts:426
-  logic test_end_d21; // bvhIcCore.ts:426
-  logic test_end_d22; // bvhIcCore.ts:426
-  logic test_end_d23; // bvhIcCore.ts:426
-  logic test_end_d24; // bvhIcCore.ts:426
-  logic test_end_d25; // bvhIcCore.ts:426
-  logic test_end_d26; // bvhIcCore.ts:426
-  logic test_end_d27; // bvhIcCore.ts:426
-  logic test_end_d28; // bvhIcCore.ts:426
-  logic test_end_d29; // bvhIcCore.ts:426
-  logic test_end_d30; // bvhIcCore.ts:426
-  logic test_end_d31; // bvhIcCore.ts:426
-  logic test_end_d32; // bvhIcCore.ts:426
-  logic test_end_d33; // bvhIcCore.ts:426
-  logic test_end_d34; // bvhIcCore.ts:426
-  logic test_end_d35; // bvhIcCore.ts:426
-  logic test_end_d36; // bvhIcCore.ts:426
-  logic test_end_d37; // bvhIcCore.ts:426
-  logic test_end_d38; // bvhIcCore.ts:426
-  logic test_end_d39; // bvhIcCore.ts:426
-  logic test_end_d40; // bvhIcCore.ts:426
-  logic test_end_d41; // bvhIcCore.ts:426
-  logic test_end_d42; // bvhIcCore.ts:426
-  logic test_end_d43; // bvhIcCore.ts:426
-  logic test_end_d44; // bvhIcCore.ts:426
-  logic [2:0] test_slot_at44_d1; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d2; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d3; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d4; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d5; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d6; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d7; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d8; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d9; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d10; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d11; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d12; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d13; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d14; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d15; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d16; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d17; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d18; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d19; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d20; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d21; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d22; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d23; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d24; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d25; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d26; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d27; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d28; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d29; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d30; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d31; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d32; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d33; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d34; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d35; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d36; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d37; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d38; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d39; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d40; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d41; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d42; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d43; // bvhIcCore.ts:407
-  logic [2:0] test_slot_at44_d44; // bvhIcCore.ts:407
-  logic [7:0] test_mask_d1; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d2; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d3; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d4; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d5; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d6; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d7; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d8; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d9; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d10; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d11; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d12; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d13; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d14; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d15; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d16; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d17; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d18; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d19; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d20; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d21; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d22; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d23; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d24; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d25; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d26; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d27; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d28; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d29; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d30; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d31; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d32; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d33; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d34; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d35; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d36; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d37; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d38; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d39; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d40; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d41; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d42; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d43; // bvhIcCore.ts:430
-  logic [7:0] test_mask_d44; // bvhIcCore.ts:430
-  logic test_one_sided_d1; // bvhIcCore.ts:431
-  logic test_one_sided_d2; // bvhIcCore.ts:431
-  logic test_one_sided_d3; // bvhIcCore.ts:431
-  logic test_one_sided_d4; // bvhIcCore.ts:431
-  logic test_one_sided_d5; // bvhIcCore.ts:431
-  logic test_one_sided_d6; // bvhIcCore.ts:431
-  logic test_one_sided_d7; // bvhIcCore.ts:431
-  logic test_one_sided_d8; // bvhIcCore.ts:431
-  logic test_one_sided_d9; // bvhIcCore.ts:431
-  logic test_one_sided_d10; // bvhIcCore.ts:431
-  logic test_one_sided_d11; // bvhIcCore.ts:431
-  logic test_one_sided_d12; // bvhIcCore.ts:431
-  logic test_one_sided_d13; // bvhIcCore.ts:431
-  logic test_one_sided_d14; // bvhIcCore.ts:431
-  logic test_one_sided_d15; // bvhIcCore.ts:431
-  logic test_one_sided_d16; // bvhIcCore.ts:431
-  logic test_one_sided_d17; // bvhIcCore.ts:431
-  logic test_one_sided_d18; // bvhIcCore.ts:431
-  logic test_one_sided_d19; // bvhIcCore.ts:431
-  logic test_one_sided_d20; // bvhIcCore.ts:431
-  logic test_one_sided_d21; // bvhIcCore.ts:431
-  logic test_one_sided_d22; // bvhIcCore.ts:431
-  logic test_one_sided_d23; // bvhIcCore.ts:431
-  logic test_one_sided_d24; // bvhIcCore.ts:431
-  logic test_one_sided_d25; // bvhIcCore.ts:431
-  logic test_one_sided_d26; // bvhIcCore.ts:431
-  logic test_one_sided_d27; // bvhIcCore.ts:431
-  logic test_one_sided_d28; // bvhIcCore.ts:431
-  logic test_one_sided_d29; // bvhIcCore.ts:431
-  logic test_one_sided_d30; // bvhIcCore.ts:431
-  logic test_one_sided_d31; // bvhIcCore.ts:431
-  logic test_one_sided_d32; // bvhIcCore.ts:431
-  logic test_one_sided_d33; // bvhIcCore.ts:431
-  logic test_one_sided_d34; // bvhIcCore.ts:431
-  logic test_one_sided_d35; // bvhIcCore.ts:431
-  logic test_one_sided_d36; // bvhIcCore.ts:431
-  logic test_one_sided_d37; // bvhIcCore.ts:431
-  logic test_one_sided_d38; // bvhIcCore.ts:431
-  logic test_one_sided_d39; // bvhIcCore.ts:431
-  logic test_one_sided_d40; // bvhIcCore.ts:431
-  logic test_one_sided_d41; // bvhIcCore.ts:431
-  logic test_one_sided_d42; // bvhIcCore.ts:431
-  logic test_one_sided_d43; // bvhIcCore.ts:431
-  logic test_one_sided_d44; // bvhIcCore.ts:431
+  logic test_valid_d1; // bvhIcCore.ts:417
+  logic test_valid_d2; // bvhIcCore.ts:417
+  logic test_valid_d3; // bvhIcCore.ts:417
+  logic test_valid_d4; // bvhIcCore.ts:417
+  logic test_valid_d5; // bvhIcCore.ts:417
+  logic test_valid_d6; // bvhIcCore.ts:417
+  logic test_valid_d7; // bvhIcCore.ts:417
+  logic test_valid_d8; // bvhIcCore.ts:417
+  logic test_valid_d9; // bvhIcCore.ts:417
+  logic test_valid_d10; // bvhIcCore.ts:417
+  logic test_valid_d11; // bvhIcCore.ts:417
+  logic test_valid_d12; // bvhIcCore.ts:417
+  logic test_valid_d13; // bvhIcCore.ts:417
+  logic test_valid_d14; // bvhIcCore.ts:417
+  logic test_valid_d15; // bvhIcCore.ts:417
+  logic test_valid_d16; // bvhIcCore.ts:417
+  logic test_valid_d17; // bvhIcCore.ts:417
+  logic test_valid_d18; // bvhIcCore.ts:417
+  logic test_valid_d19; // bvhIcCore.ts:417
+  logic test_valid_d20; // bvhIcCore.ts:417
+  logic test_valid_d21; // bvhIcCore.ts:417
+  logic test_valid_d22; // bvhIcCore.ts:417
+  logic test_valid_d23; // bvhIcCore.ts:417
+  logic test_valid_d24; // bvhIcCore.ts:417
+  logic test_valid_d25; // bvhIcCore.ts:417
+  logic test_valid_d26; // bvhIcCore.ts:417
+  logic test_valid_d27; // bvhIcCore.ts:417
+  logic test_valid_d28; // bvhIcCore.ts:417
+  logic test_valid_d29; // bvhIcCore.ts:417
+  logic test_valid_d30; // bvhIcCore.ts:417
+  logic test_valid_d31; // bvhIcCore.ts:417
+  logic test_valid_d32; // bvhIcCore.ts:417
+  logic test_valid_d33; // bvhIcCore.ts:417
+  logic test_valid_d34; // bvhIcCore.ts:417
+  logic test_valid_d35; // bvhIcCore.ts:417
+  logic test_valid_d36; // bvhIcCore.ts:417
+  logic test_valid_d37; // bvhIcCore.ts:417
+  logic test_valid_d38; // bvhIcCore.ts:417
+  logic test_valid_d39; // bvhIcCore.ts:417
+  logic test_valid_d40; // bvhIcCore.ts:417
+  logic test_valid_d41; // bvhIcCore.ts:417
+  logic test_valid_d42; // bvhIcCore.ts:417
+  logic test_valid_d43; // bvhIcCore.ts:417
+  logic test_valid_d44; // bvhIcCore.ts:417
+  logic test_end_d1; // bvhIcCore.ts:418
+  logic test_end_d2; // bvhIcCore.ts:418
+  logic test_end_d3; // bvhIcCore.ts:418
+  logic test_end_d4; // bvhIcCore.ts:418
+  logic test_end_d5; // bvhIcCore.ts:418
+  logic test_end_d6; // bvhIcCore.ts:418
+  logic test_end_d7; // bvhIcCore.ts:418
+  logic test_end_d8; // bvhIcCore.ts:418
+  logic test_end_d9; // bvhIcCore.ts:418
+  logic test_end_d10; // bvhIcCore.ts:418
+  logic test_end_d11; // bvhIcCore.ts:418
+  logic test_end_d12; // bvhIcCore.ts:418
+  logic test_end_d13; // bvhIcCore.ts:418
+  logic test_end_d14; // bvhIcCore.ts:418
+  logic test_end_d15; // bvhIcCore.ts:418
+  logic test_end_d16; // bvhIcCore.ts:418
+  logic test_end_d17; // bvhIcCore.ts:418
+  logic test_end_d18; // bvhIcCore.ts:418
+  logic test_end_d19; // bvhIcCore.ts:418
+  logic test_end_d20; // bvhIcCore.ts:418
+  logic test_end_d21; // bvhIcCore.ts:418
+  logic test_end_d22; // bvhIcCore.ts:418
+  logic test_end_d23; // bvhIcCore.ts:418
+  logic test_end_d24; // bvhIcCore.ts:418
+  logic test_end_d25; // bvhIcCore.ts:418
+  logic test_end_d26; // bvhIcCore.ts:418
+  logic test_end_d27; // bvhIcCore.ts:418
+  logic test_end_d28; // bvhIcCore.ts:418
+  logic test_end_d29; // bvhIcCore.ts:418
+  logic test_end_d30; // bvhIcCore.ts:418
+  logic test_end_d31; // bvhIcCore.ts:418
+  logic test_end_d32; // bvhIcCore.ts:418
+  logic test_end_d33; // bvhIcCore.ts:418
+  logic test_end_d34; // bvhIcCore.ts:418
+  logic test_end_d35; // bvhIcCore.ts:418
+  logic test_end_d36; // bvhIcCore.ts:418
+  logic test_end_d37; // bvhIcCore.ts:418
+  logic test_end_d38; // bvhIcCore.ts:418
+  logic test_end_d39; // bvhIcCore.ts:418
+  logic test_end_d40; // bvhIcCore.ts:418
+  logic test_end_d41; // bvhIcCore.ts:418
+  logic test_end_d42; // bvhIcCore.ts:418
+  logic test_end_d43; // bvhIcCore.ts:418
+  logic test_end_d44; // bvhIcCore.ts:418
+  logic [2:0] test_slot_at44_d1; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d2; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d3; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d4; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d5; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d6; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d7; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d8; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d9; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d10; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d11; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d12; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d13; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d14; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d15; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d16; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d17; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d18; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d19; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d20; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d21; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d22; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d23; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d24; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d25; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d26; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d27; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d28; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d29; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d30; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d31; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d32; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d33; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d34; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d35; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d36; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d37; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d38; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d39; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d40; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d41; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d42; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d43; // bvhIcCore.ts:399
+  logic [2:0] test_slot_at44_d44; // bvhIcCore.ts:399
+  logic [7:0] test_mask_d1; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d2; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d3; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d4; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d5; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d6; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d7; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d8; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d9; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d10; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d11; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d12; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d13; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d14; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d15; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d16; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d17; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d18; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d19; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d20; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d21; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d22; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d23; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d24; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d25; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d26; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d27; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d28; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d29; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d30; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d31; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d32; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d33; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d34; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d35; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d36; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d37; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d38; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d39; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d40; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d41; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d42; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d43; // bvhIcCore.ts:422
+  logic [7:0] test_mask_d44; // bvhIcCore.ts:422
+  logic test_one_sided_d1; // bvhIcCore.ts:423
+  logic test_one_sided_d2; // bvhIcCore.ts:423
+  logic test_one_sided_d3; // bvhIcCore.ts:423
+  logic test_one_sided_d4; // bvhIcCore.ts:423
+  logic test_one_sided_d5; // bvhIcCore.ts:423
+  logic test_one_sided_d6; // bvhIcCore.ts:423
+  logic test_one_sided_d7; // bvhIcCore.ts:423
+  logic test_one_sided_d8; // bvhIcCore.ts:423
+  logic test_one_sided_d9; // bvhIcCore.ts:423
+  logic test_one_sided_d10; // bvhIcCore.ts:423
+  logic test_one_sided_d11; // bvhIcCore.ts:423
+  logic test_one_sided_d12; // bvhIcCore.ts:423
+  logic test_one_sided_d13; // bvhIcCore.ts:423
+  logic test_one_sided_d14; // bvhIcCore.ts:423
+  logic test_one_sided_d15; // bvhIcCore.ts:423
+  logic test_one_sided_d16; // bvhIcCore.ts:423
+  logic test_one_sided_d17; // bvhIcCore.ts:423
+  logic test_one_sided_d18; // bvhIcCore.ts:423
+  logic test_one_sided_d19; // bvhIcCore.ts:423
+  logic test_one_sided_d20; // bvhIcCore.ts:423
+  logic test_one_sided_d21; // bvhIcCore.ts:423
+  logic test_one_sided_d22; // bvhIcCore.ts:423
+  logic test_one_sided_d23; // bvhIcCore.ts:423
+  logic test_one_sided_d24; // bvhIcCore.ts:423
+  logic test_one_sided_d25; // bvhIcCore.ts:423
+  logic test_one_sided_d26; // bvhIcCore.ts:423
+  logic test_one_sided_d27; // bvhIcCore.ts:423
+  logic test_one_sided_d28; // bvhIcCore.ts:423
+  logic test_one_sided_d29; // bvhIcCore.ts:423
+  logic test_one_sided_d30; // bvhIcCore.ts:423
+  logic test_one_sided_d31; // bvhIcCore.ts:423
+  logic test_one_sided_d32; // bvhIcCore.ts:423
+  logic test_one_sided_d33; // bvhIcCore.ts:423
+  logic test_one_sided_d34; // bvhIcCore.ts:423
+  logic test_one_sided_d35; // bvhIcCore.ts:423
+  logic test_one_sided_d36; // bvhIcCore.ts:423
+  logic test_one_sided_d37; // bvhIcCore.ts:423
+  logic test_one_sided_d38; // bvhIcCore.ts:423
+  logic test_one_sided_d39; // bvhIcCore.ts:423
+  logic test_one_sided_d40; // bvhIcCore.ts:423
+  logic test_one_sided_d41; // bvhIcCore.ts:423
+  logic test_one_sided_d42; // bvhIcCore.ts:423
+  logic test_one_sided_d43; // bvhIcCore.ts:423
+  logic test_one_sided_d44; // bvhIcCore.ts:423
   logic fcmp62_out_valid; // mollerTrumbore.ts:73
   logic [1:0] fcmp62_flags; // mollerTrumbore.ts:73
   logic fcmp62_lt; // mollerTrumbore.ts:73
@@ -880,110 +880,110 @@ module BvhIcCore_a42b934c (
   logic fcmp71_eq; // queryAccept.ts:35
   logic fcmp71_gt; // queryAccept.ts:35
   logic fcmp71_unordered; // queryAccept.ts:35
-  logic decide_valid; // bvhIcCore.ts:435
-  logic decide_end; // bvhIcCore.ts:436
-  logic decide_takes; // bvhIcCore.ts:437
-  logic [2:0] decide_slot; // bvhIcCore.ts:434
-  logic [6:0] test_id_d1; // bvhIcCore.ts:439
-  logic [6:0] test_id_d2; // bvhIcCore.ts:439
-  logic [6:0] test_id_d3; // bvhIcCore.ts:439
-  logic [6:0] test_id_d4; // bvhIcCore.ts:439
-  logic [6:0] test_id_d5; // bvhIcCore.ts:439
-  logic [6:0] test_id_d6; // bvhIcCore.ts:439
-  logic [6:0] test_id_d7; // bvhIcCore.ts:439
-  logic [6:0] test_id_d8; // bvhIcCore.ts:439
-  logic [6:0] test_id_d9; // bvhIcCore.ts:439
-  logic [6:0] test_id_d10; // bvhIcCore.ts:439
-  logic [6:0] test_id_d11; // bvhIcCore.ts:439
-  logic [6:0] test_id_d12; // bvhIcCore.ts:439
-  logic [6:0] test_id_d13; // bvhIcCore.ts:439
-  logic [6:0] test_id_d14; // bvhIcCore.ts:439
-  logic [6:0] test_id_d15; // bvhIcCore.ts:439
-  logic [6:0] test_id_d16; // bvhIcCore.ts:439
-  logic [6:0] test_id_d17; // bvhIcCore.ts:439
-  logic [6:0] test_id_d18; // bvhIcCore.ts:439
-  logic [6:0] test_id_d19; // bvhIcCore.ts:439
-  logic [6:0] test_id_d20; // bvhIcCore.ts:439
-  logic [6:0] test_id_d21; // bvhIcCore.ts:439
-  logic [6:0] test_id_d22; // bvhIcCore.ts:439
-  logic [6:0] test_id_d23; // bvhIcCore.ts:439
-  logic [6:0] test_id_d24; // bvhIcCore.ts:439
-  logic [6:0] test_id_d25; // bvhIcCore.ts:439
-  logic [6:0] test_id_d26; // bvhIcCore.ts:439
-  logic [6:0] test_id_d27; // bvhIcCore.ts:439
-  logic [6:0] test_id_d28; // bvhIcCore.ts:439
-  logic [6:0] test_id_d29; // bvhIcCore.ts:439
-  logic [6:0] test_id_d30; // bvhIcCore.ts:439
-  logic [6:0] test_id_d31; // bvhIcCore.ts:439
-  logic [6:0] test_id_d32; // bvhIcCore.ts:439
-  logic [6:0] test_id_d33; // bvhIcCore.ts:439
-  logic [6:0] test_id_d34; // bvhIcCore.ts:439
-  logic [6:0] test_id_d35; // bvhIcCore.ts:439
-  logic [6:0] test_id_d36; // bvhIcCore.ts:439
-  logic [6:0] test_id_d37; // bvhIcCore.ts:439
-  logic [6:0] test_id_d38; // bvhIcCore.ts:439
-  logic [6:0] test_id_d39; // bvhIcCore.ts:439
-  logic [6:0] test_id_d40; // bvhIcCore.ts:439
-  logic [6:0] test_id_d41; // bvhIcCore.ts:439
-  logic [6:0] test_id_d42; // bvhIcCore.ts:439
-  logic [6:0] test_id_d43; // bvhIcCore.ts:439
-  logic [6:0] test_id_d44; // bvhIcCore.ts:439
-  logic [6:0] decide_id; // bvhIcCore.ts:434
-  logic [31:0] decide_t; // bvhIcCore.ts:434
-  logic fcmp72_out_valid; // bvhIcCore.ts:446
-  logic [1:0] fcmp72_flags; // bvhIcCore.ts:446
-  logic fcmp72_lt; // bvhIcCore.ts:446
-  logic fcmp72_eq; // bvhIcCore.ts:446
-  logic fcmp72_gt; // bvhIcCore.ts:446
-  logic fcmp72_unordered; // bvhIcCore.ts:446
-  logic [31:0] test_shader_d1; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d2; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d3; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d4; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d5; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d6; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d7; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d8; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d9; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d10; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d11; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d12; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d13; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d14; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d15; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d16; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d17; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d18; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d19; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d20; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d21; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d22; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d23; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d24; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d25; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d26; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d27; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d28; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d29; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d30; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d31; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d32; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d33; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d34; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d35; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d36; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d37; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d38; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d39; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d40; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d41; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d42; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d43; // bvhIcCore.ts:451
-  logic [31:0] test_shader_d44; // bvhIcCore.ts:451
-  logic [31:0] decide_shader; // bvhIcCore.ts:434
-  logic [31:0] decide_u; // bvhIcCore.ts:434
-  logic [31:0] decide_v; // bvhIcCore.ts:434
-  logic [95:0] decide_normal; // bvhIcCore.ts:434
+  logic decide_valid; // bvhIcCore.ts:427
+  logic decide_end; // bvhIcCore.ts:428
+  logic decide_takes; // bvhIcCore.ts:429
+  logic [2:0] decide_slot; // bvhIcCore.ts:426
+  logic [6:0] test_id_d1; // bvhIcCore.ts:431
+  logic [6:0] test_id_d2; // bvhIcCore.ts:431
+  logic [6:0] test_id_d3; // bvhIcCore.ts:431
+  logic [6:0] test_id_d4; // bvhIcCore.ts:431
+  logic [6:0] test_id_d5; // bvhIcCore.ts:431
+  logic [6:0] test_id_d6; // bvhIcCore.ts:431
+  logic [6:0] test_id_d7; // bvhIcCore.ts:431
+  logic [6:0] test_id_d8; // bvhIcCore.ts:431
+  logic [6:0] test_id_d9; // bvhIcCore.ts:431
+  logic [6:0] test_id_d10; // bvhIcCore.ts:431
+  logic [6:0] test_id_d11; // bvhIcCore.ts:431
+  logic [6:0] test_id_d12; // bvhIcCore.ts:431
+  logic [6:0] test_id_d13; // bvhIcCore.ts:431
+  logic [6:0] test_id_d14; // bvhIcCore.ts:431
+  logic [6:0] test_id_d15; // bvhIcCore.ts:431
+  logic [6:0] test_id_d16; // bvhIcCore.ts:431
+  logic [6:0] test_id_d17; // bvhIcCore.ts:431
+  logic [6:0] test_id_d18; // bvhIcCore.ts:431
+  logic [6:0] test_id_d19; // bvhIcCore.ts:431
+  logic [6:0] test_id_d20; // bvhIcCore.ts:431
+  logic [6:0] test_id_d21; // bvhIcCore.ts:431
+  logic [6:0] test_id_d22; // bvhIcCore.ts:431
+  logic [6:0] test_id_d23; // bvhIcCore.ts:431
+  logic [6:0] test_id_d24; // bvhIcCore.ts:431
+  logic [6:0] test_id_d25; // bvhIcCore.ts:431
+  logic [6:0] test_id_d26; // bvhIcCore.ts:431
+  logic [6:0] test_id_d27; // bvhIcCore.ts:431
+  logic [6:0] test_id_d28; // bvhIcCore.ts:431
+  logic [6:0] test_id_d29; // bvhIcCore.ts:431
+  logic [6:0] test_id_d30; // bvhIcCore.ts:431
+  logic [6:0] test_id_d31; // bvhIcCore.ts:431
+  logic [6:0] test_id_d32; // bvhIcCore.ts:431
+  logic [6:0] test_id_d33; // bvhIcCore.ts:431
+  logic [6:0] test_id_d34; // bvhIcCore.ts:431
+  logic [6:0] test_id_d35; // bvhIcCore.ts:431
+  logic [6:0] test_id_d36; // bvhIcCore.ts:431
+  logic [6:0] test_id_d37; // bvhIcCore.ts:431
+  logic [6:0] test_id_d38; // bvhIcCore.ts:431
+  logic [6:0] test_id_d39; // bvhIcCore.ts:431
+  logic [6:0] test_id_d40; // bvhIcCore.ts:431
+  logic [6:0] test_id_d41; // bvhIcCore.ts:431
+  logic [6:0] test_id_d42; // bvhIcCore.ts:431
+  logic [6:0] test_id_d43; // bvhIcCore.ts:431
+  logic [6:0] test_id_d44; // bvhIcCore.ts:431
+  logic [6:0] decide_id; // bvhIcCore.ts:426
+  logic [31:0] decide_t; // bvhIcCore.ts:426
+  logic fcmp72_out_valid; // bvhIcCore.ts:438
+  logic [1:0] fcmp72_flags; // bvhIcCore.ts:438
+  logic fcmp72_lt; // bvhIcCore.ts:438
+  logic fcmp72_eq; // bvhIcCore.ts:438
+  logic fcmp72_gt; // bvhIcCore.ts:438
+  logic fcmp72_unordered; // bvhIcCore.ts:438
+  logic [31:0] test_shader_d1; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d2; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d3; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d4; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d5; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d6; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d7; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d8; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d9; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d10; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d11; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d12; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d13; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d14; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d15; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d16; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d17; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d18; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d19; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d20; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d21; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d22; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d23; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d24; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d25; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d26; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d27; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d28; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d29; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d30; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d31; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d32; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d33; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d34; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d35; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d36; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d37; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d38; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d39; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d40; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d41; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d42; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d43; // bvhIcCore.ts:443
+  logic [31:0] test_shader_d44; // bvhIcCore.ts:443
+  logic [31:0] decide_shader; // bvhIcCore.ts:426
+  logic [31:0] decide_u; // bvhIcCore.ts:426
+  logic [31:0] decide_v; // bvhIcCore.ts:426
+  logic [95:0] decide_normal; // bvhIcCore.ts:426
   logic [2:0] finish_slot_index; // rayAnswer.ts:41
   logic finish_slot_valid; // rayAnswer.ts:41
   logic f1Valid; // rayAnswer.ts:44
@@ -1071,214 +1071,211 @@ module BvhIcCore_a42b934c (
   logic [127:0] done_parameters_d6; // rayAnswer.ts:65
   logic [127:0] done_parameters_d7; // rayAnswer.ts:65
   logic [127:0] done_parameters_d8; // rayAnswer.ts:65
-  logic [31:0] ray_count; // bvhIcCore.ts:524
-  logic [31:0] triangle_tests; // bvhIcCore.ts:524
-  logic [31:0] node_test_count; // bvhIcCore.ts:524
-  logic [31:0] busy; // bvhIcCore.ts:524
+  logic [31:0] ray_count; // bvhIcCore.ts:516
+  logic [31:0] triangle_tests; // bvhIcCore.ts:516
+  logic [31:0] node_test_count; // bvhIcCore.ts:516
+  logic [31:0] busy; // bvhIcCore.ts:516
 
   assign dispatch_ready = free_slot_valid; // rayIntake.ts:41
   assign dispatch_done = done_d8; // rayAnswer.ts:56
-  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:54
-  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd78_result, fadd76_result, fadd74_result}} : 128'd0; // rayAnswer.ts:59
-  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // rayAnswer.ts:61
-  assign dispatch_hit_parameters = dispatch_hit_info_mux ? done_parameters_d8 : 128'd0; // rayAnswer.ts:65
+  wire done_have_d8_if_done_d8_else_0 = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:54
+  assign dispatch_hit_info = done_have_d8_if_done_d8_else_0 ? {done_shader_d8, {fadd78_result, fadd76_result, fadd74_result}} : 128'd0; // rayAnswer.ts:59
+  assign dispatch_hit_normal = done_have_d8_if_done_d8_else_0 ? done_normal_d8 : 128'd0; // rayAnswer.ts:61
+  assign dispatch_hit_parameters = done_have_d8_if_done_d8_else_0 ? done_parameters_d8 : 128'd0; // rayAnswer.ts:65
   assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // rayAnswer.ts:58
   assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // rayAnswer.ts:57
-  assign counters_rays = ray_count; // bvhIcCore.ts:528
-  assign counters_tests = triangle_tests; // bvhIcCore.ts:529
-  assign counters_busy_cycles = busy; // bvhIcCore.ts:531
-  assign counters_node_tests = node_test_count; // bvhIcCore.ts:530
-  wire [2:0] tag = ray_box_out_tag[30:28]; // bvhIcCore.ts:317
-  wire stack_overflow_slice_1 = tag[1]; // bvhIcCore.ts:164
-  wire stack_overflow_slice_2 = tag[0]; // bvhIcCore.ts:164
-  wire [6:0] stack_overflow_mux_2 = stack_overflow_slice_1 ? (stack_overflow_slice_2 ? ray7_sp : ray6_sp) : stack_overflow_slice_2 ? ray5_sp : ray4_sp; // bvhIcCore.ts:164
-  wire [6:0] stack_overflow_mux_5 = stack_overflow_slice_1 ? (stack_overflow_slice_2 ? ray3_sp : ray2_sp) : stack_overflow_slice_2 ? ray1_sp : ray0_sp; // bvhIcCore.ts:164
+  assign counters_rays = ray_count; // bvhIcCore.ts:520
+  assign counters_tests = triangle_tests; // bvhIcCore.ts:521
+  assign counters_busy_cycles = busy; // bvhIcCore.ts:523
+  assign counters_node_tests = node_test_count; // bvhIcCore.ts:522
+  wire [2:0] tag = ray_box_out_tag[30:28]; // bvhIcCore.ts:309
+  wire tag_bit_1 = tag[1]; // bvhIcCore.ts:164
+  wire tag_bit_0 = tag[0]; // bvhIcCore.ts:164
+  wire [6:0] stack_overflow_mux_2 = tag_bit_1 ? (tag_bit_0 ? ray7_sp : ray6_sp) : tag_bit_0 ? ray5_sp : ray4_sp; // bvhIcCore.ts:164
+  wire [6:0] stack_overflow_mux_5 = tag_bit_1 ? (tag_bit_0 ? ray3_sp : ray2_sp) : tag_bit_0 ? ray1_sp : ray0_sp; // bvhIcCore.ts:164
   wire [6:0] stack_overflow_mux_6 = tag[2] ? stack_overflow_mux_2 : stack_overflow_mux_5; // bvhIcCore.ts:164
-  wire [7:0] pushedSp = {1'd0, stack_overflow_mux_6} + {5'd0, ray_box_hit_count}; // bvhIcCore.ts:323
-  wire overflow = ray_box_out_valid & 8'd64 < pushedSp; // bvhIcCore.ts:324
-  assign stack_overflow = overflow; // bvhIcCore.ts:333
-  wire node_req_valid_slice = s1Slot[2]; // bvhIcCore.ts:164
-  wire node_req_valid_slice_1 = s1Slot[1]; // bvhIcCore.ts:164
-  wire node_req_valid_slice_2 = s1Slot[0]; // bvhIcCore.ts:164
-  wire node_req_valid_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_have_best : ray6_have_best) : node_req_valid_slice_2 ? ray5_have_best : ray4_have_best; // bvhIcCore.ts:164
-  wire node_req_valid_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_have_best : ray2_have_best) : node_req_valid_slice_2 ? ray1_have_best : ray0_have_best; // bvhIcCore.ts:164
-  wire node_req_valid_mux_6 = node_req_valid_slice ? node_req_valid_mux_2 : node_req_valid_mux_5; // bvhIcCore.ts:164
+  wire [7:0] pushedSp = {1'd0, stack_overflow_mux_6} + {5'd0, ray_box_hit_count}; // bvhIcCore.ts:315
+  wire overflow = ray_box_out_valid & 8'd64 < pushedSp; // bvhIcCore.ts:316
+  assign stack_overflow = overflow; // bvhIcCore.ts:325
+  wire s1Slot_bit_2 = s1Slot[2]; // bvhIcCore.ts:164
+  wire s1Slot_bit_1 = s1Slot[1]; // bvhIcCore.ts:164
+  wire s1Slot_bit_0 = s1Slot[0]; // bvhIcCore.ts:164
+  wire node_req_valid_mux_2 = s1Slot_bit_1 ? (s1Slot_bit_0 ? ray7_have_best : ray6_have_best) : s1Slot_bit_0 ? ray5_have_best : ray4_have_best; // bvhIcCore.ts:164
+  wire node_req_valid_mux_5 = s1Slot_bit_1 ? (s1Slot_bit_0 ? ray3_have_best : ray2_have_best) : s1Slot_bit_0 ? ray1_have_best : ray0_have_best; // bvhIcCore.ts:164
+  wire node_req_valid_mux_6 = s1Slot_bit_2 ? node_req_valid_mux_2 : node_req_valid_mux_5; // bvhIcCore.ts:164
   wire s1Skip = s1Valid & node_req_valid_mux_6 & fcmp0_flags == 2'd2; // bvhIcCore.ts:227
   wire s1Read = s1Valid & ~s1Skip; // bvhIcCore.ts:230
-  wire s1Stored_slice_1 = s1Bank[0]; // bvhIcCore.ts:223
-  wire [38:0] s1Stored = s1Bank[1] ? (s1Stored_slice_1 ? rdata_3 : rdata_2) : s1Stored_slice_1 ? rdata_1 : rdata; // bvhIcCore.ts:223
+  wire s1Bank_bit_0 = s1Bank[0]; // bvhIcCore.ts:223
+  wire [38:0] s1Stored = s1Bank[1] ? (s1Bank_bit_0 ? rdata_3 : rdata_2) : s1Bank_bit_0 ? rdata_1 : rdata; // bvhIcCore.ts:223
   wire [38:0] s1Entry_mux = s1Fresh ? 39'd0 : s1Stored; // bvhIcCore.ts:224
   wire [5:0] s1Entry = s1Entry_mux[37:32]; // bvhIcCore.ts:224
   wire s1Entry_1 = s1Entry_mux[38]; // bvhIcCore.ts:224
   wire s1Loaded = {1'd0, s1Entry} < (s1Entry_1 ? range_count : node_count); // bvhIcCore.ts:229
-  wire s1Node_and = s1Read & s1Loaded; // bvhIcCore.ts:232
-  wire s1Node = s1Node_and & ~s1Entry_1; // bvhIcCore.ts:232
+  wire s1Read_and_s1Loaded = s1Read & s1Loaded; // bvhIcCore.ts:232
+  wire s1Node = s1Read_and_s1Loaded & ~s1Entry_1; // bvhIcCore.ts:232
   assign node_req_valid = s1Node; // bvhIcCore.ts:234
   assign node_req_index = s1Node ? s1Entry : 6'd0; // bvhIcCore.ts:235
-  wire s1Range = s1Node_and & s1Entry_1; // bvhIcCore.ts:233
+  wire s1Range = s1Read_and_s1Loaded & s1Entry_1; // bvhIcCore.ts:233
   assign range_req_valid = s1Range; // bvhIcCore.ts:236
   assign range_req_index = s1Range ? s1Entry : 6'd0; // bvhIcCore.ts:237
-  wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:356
-  wire reqActive = walking | leaf_queue_deq_valid & leaf_queue_deq_ready; // bvhIcCore.ts:361
-  wire [6:0] reqLeft = walking ? walkLeft : leaf_queue_deq_bits_count; // bvhIcCore.ts:360
-  wire tri_req_valid_slice_1 = walkSlot[1]; // bvhIcCore.ts:164
-  wire tri_req_valid_slice_2 = walkSlot[0]; // bvhIcCore.ts:164
+  wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:348
+  wire reqActive = walking | leaf_queue_deq_valid & leaf_queue_deq_ready; // bvhIcCore.ts:353
+  wire [6:0] reqLeft = walking ? walkLeft : leaf_queue_deq_bits_count; // bvhIcCore.ts:352
+  wire walkSlot_bit_1 = walkSlot[1]; // bvhIcCore.ts:164
+  wire walkSlot_bit_0 = walkSlot[0]; // bvhIcCore.ts:164
   wire [31:0] flags = ray7_query[95:64]; // queryAccept.ts:8
   wire anyHit = flags[0]; // queryAccept.ts:12
   wire [31:0] flags_1 = ray6_query[95:64]; // queryAccept.ts:8
   wire anyHit_1 = flags_1[0]; // queryAccept.ts:12
-  wire tri_req_valid_mux = tri_req_valid_slice_2 ? ray7_have_best & anyHit : ray6_have_best & anyHit_1; // bvhIcCore.ts:164
   wire [31:0] flags_2 = ray5_query[95:64]; // queryAccept.ts:8
   wire anyHit_2 = flags_2[0]; // queryAccept.ts:12
   wire [31:0] flags_3 = ray4_query[95:64]; // queryAccept.ts:8
   wire anyHit_3 = flags_3[0]; // queryAccept.ts:12
-  wire tri_req_valid_mux_1 = tri_req_valid_slice_2 ? ray5_have_best & anyHit_2 : ray4_have_best & anyHit_3; // bvhIcCore.ts:164
+  wire tri_req_valid_mux_2 = walkSlot_bit_1 ? (walkSlot_bit_0 ? ray7_have_best & anyHit : ray6_have_best & anyHit_1) : walkSlot_bit_0 ? ray5_have_best & anyHit_2 : ray4_have_best & anyHit_3; // bvhIcCore.ts:164
   wire [31:0] flags_4 = ray3_query[95:64]; // queryAccept.ts:8
   wire anyHit_4 = flags_4[0]; // queryAccept.ts:12
   wire [31:0] flags_5 = ray2_query[95:64]; // queryAccept.ts:8
   wire anyHit_5 = flags_5[0]; // queryAccept.ts:12
-  wire tri_req_valid_mux_3 = tri_req_valid_slice_2 ? ray3_have_best & anyHit_4 : ray2_have_best & anyHit_5; // bvhIcCore.ts:164
   wire [31:0] flags_6 = ray1_query[95:64]; // queryAccept.ts:8
   wire anyHit_6 = flags_6[0]; // queryAccept.ts:12
   wire [31:0] flags_7 = ray0_query[95:64]; // queryAccept.ts:8
   wire anyHit_7 = flags_7[0]; // queryAccept.ts:12
-  wire tri_req_valid_mux_4 = tri_req_valid_slice_2 ? ray1_have_best & anyHit_6 : ray0_have_best & anyHit_7; // bvhIcCore.ts:164
-  wire tri_req_valid_mux_6 = walkSlot[2] ? (tri_req_valid_slice_1 ? tri_req_valid_mux : tri_req_valid_mux_1) : tri_req_valid_slice_1 ? tri_req_valid_mux_3 : tri_req_valid_mux_4; // bvhIcCore.ts:164
-  wire cut = walking & tri_req_valid_mux_6; // bvhIcCore.ts:362
-  wire reqTest_not = ~cut; // bvhIcCore.ts:363
-  wire reqTest = reqActive & reqLeft != 7'd0 & reqTest_not; // bvhIcCore.ts:363
-  assign tri_req_valid = reqTest; // bvhIcCore.ts:371
-  wire [6:0] reqId = walking ? walkNext : leaf_queue_deq_bits_first; // bvhIcCore.ts:359
-  assign tri_req_id = reqTest ? reqId : 7'd0; // bvhIcCore.ts:372
+  wire tri_req_valid_mux_5 = walkSlot_bit_1 ? (walkSlot_bit_0 ? ray3_have_best & anyHit_4 : ray2_have_best & anyHit_5) : walkSlot_bit_0 ? ray1_have_best & anyHit_6 : ray0_have_best & anyHit_7; // bvhIcCore.ts:164
+  wire cut = walking & (walkSlot[2] ? tri_req_valid_mux_2 : tri_req_valid_mux_5); // bvhIcCore.ts:354
+  wire not_cut = ~cut; // bvhIcCore.ts:355
+  wire reqTest = reqActive & reqLeft != 7'd0 & not_cut; // bvhIcCore.ts:355
+  assign tri_req_valid = reqTest; // bvhIcCore.ts:363
+  wire [6:0] reqId = walking ? walkNext : leaf_queue_deq_bits_first; // bvhIcCore.ts:351
+  assign tri_req_id = reqTest ? reqId : 7'd0; // bvhIcCore.ts:364
   wire s1Fault = s1Read & ~s1Loaded; // bvhIcCore.ts:231
-  wire ray0_state_sel_eq_2 = s1Slot == 3'd0; // bvhIcCore.ts:511
-  wire [7:0] s2RangeEnd = {1'd0, range_resp_first} + {1'd0, range_resp_count}; // bvhIcCore.ts:293
-  wire s2Fault = s2Range & {1'd0, triangle_count} < s2RangeEnd; // bvhIcCore.ts:294
-  wire ray0_state_sel_or = s1Fault & ray0_state_sel_eq_2 | s2Fault & s2Slot == 3'd0; // bvhIcCore.ts:511
-  wire ray0_state_sel_eq_4 = decide_slot == 3'd0; // bvhIcCore.ts:509
-  wire ray0_state_sel_slice = decide_slot[2]; // bvhIcCore.ts:164
-  wire ray0_state_sel_slice_1 = decide_slot[1]; // bvhIcCore.ts:164
-  wire ray0_state_sel_slice_2 = decide_slot[0]; // bvhIcCore.ts:164
-  wire [95:0] ray0_state_sel_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_query : ray6_query) : ray0_state_sel_slice_2 ? ray5_query : ray4_query; // bvhIcCore.ts:164
-  wire [95:0] ray0_state_sel_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_query : ray2_query) : ray0_state_sel_slice_2 ? ray1_query : ray0_query; // bvhIcCore.ts:164
-  wire [95:0] ray0_state_sel_mux_6 = ray0_state_sel_slice ? ray0_state_sel_mux_2 : ray0_state_sel_mux_5; // bvhIcCore.ts:164
+  wire s1Slot_eq_0 = s1Slot == 3'd0; // bvhIcCore.ts:503
+  wire [7:0] s2RangeEnd = {1'd0, range_resp_first} + {1'd0, range_resp_count}; // bvhIcCore.ts:285
+  wire s2Fault = s2Range & {1'd0, triangle_count} < s2RangeEnd; // bvhIcCore.ts:286
+  wire s1Fault_and_s1Slot_eq_0_or_s2Fault_and_s2Slot_eq_0 = s1Fault & s1Slot_eq_0 | s2Fault & s2Slot == 3'd0; // bvhIcCore.ts:503
+  wire decide_slot_eq_0 = decide_slot == 3'd0; // bvhIcCore.ts:501
+  wire decide_slot_bit_2 = decide_slot[2]; // bvhIcCore.ts:164
+  wire decide_slot_bit_1 = decide_slot[1]; // bvhIcCore.ts:164
+  wire decide_slot_bit_0 = decide_slot[0]; // bvhIcCore.ts:164
+  wire [95:0] ray0_state_sel_mux_2 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray7_query : ray6_query) : decide_slot_bit_0 ? ray5_query : ray4_query; // bvhIcCore.ts:164
+  wire [95:0] ray0_state_sel_mux_5 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray3_query : ray2_query) : decide_slot_bit_0 ? ray1_query : ray0_query; // bvhIcCore.ts:164
+  wire [95:0] ray0_state_sel_mux_6 = decide_slot_bit_2 ? ray0_state_sel_mux_2 : ray0_state_sel_mux_5; // bvhIcCore.ts:164
   wire [31:0] flags_8 = ray0_state_sel_mux_6[95:64]; // queryAccept.ts:8
   wire anyHit_8 = flags_8[0]; // queryAccept.ts:12
   wire [31:0] flags_9 = flags; // queryAccept.ts:8
   wire anyHit_9 = flags[0]; // queryAccept.ts:12
   wire [31:0] flags_10 = flags_1; // queryAccept.ts:8
   wire anyHit_10 = flags_1[0]; // queryAccept.ts:12
-  wire ray0_state_sel_mux_7 = ray0_state_sel_slice_2 ? ray7_have_best & anyHit_9 : ray6_have_best & anyHit_10; // bvhIcCore.ts:164
+  wire ray0_state_sel_mux_7 = decide_slot_bit_0 ? ray7_have_best & anyHit_9 : ray6_have_best & anyHit_10; // bvhIcCore.ts:164
   wire [31:0] flags_11 = flags_2; // queryAccept.ts:8
   wire anyHit_11 = flags_2[0]; // queryAccept.ts:12
   wire [31:0] flags_12 = flags_3; // queryAccept.ts:8
   wire anyHit_12 = flags_3[0]; // queryAccept.ts:12
-  wire ray0_state_sel_mux_8 = ray0_state_sel_slice_2 ? ray5_have_best & anyHit_11 : ray4_have_best & anyHit_12; // bvhIcCore.ts:164
+  wire ray0_state_sel_mux_8 = decide_slot_bit_0 ? ray5_have_best & anyHit_11 : ray4_have_best & anyHit_12; // bvhIcCore.ts:164
   wire [31:0] flags_13 = flags_4; // queryAccept.ts:8
   wire anyHit_13 = flags_4[0]; // queryAccept.ts:12
   wire [31:0] flags_14 = flags_5; // queryAccept.ts:8
   wire anyHit_14 = flags_5[0]; // queryAccept.ts:12
-  wire ray0_state_sel_mux_10 = ray0_state_sel_slice_2 ? ray3_have_best & anyHit_13 : ray2_have_best & anyHit_14; // bvhIcCore.ts:164
+  wire ray0_state_sel_mux_10 = decide_slot_bit_0 ? ray3_have_best & anyHit_13 : ray2_have_best & anyHit_14; // bvhIcCore.ts:164
   wire [31:0] flags_15 = flags_6; // queryAccept.ts:8
   wire anyHit_15 = flags_6[0]; // queryAccept.ts:12
   wire [31:0] flags_16 = flags_7; // queryAccept.ts:8
   wire anyHit_16 = flags_7[0]; // queryAccept.ts:12
-  wire ray0_state_sel_mux_11 = ray0_state_sel_slice_2 ? ray1_have_best & anyHit_15 : ray0_have_best & anyHit_16; // bvhIcCore.ts:164
-  wire ray0_state_sel_mux_13 = ray0_state_sel_slice ? (ray0_state_sel_slice_1 ? ray0_state_sel_mux_7 : ray0_state_sel_mux_8) : ray0_state_sel_slice_1 ? ray0_state_sel_mux_10 : ray0_state_sel_mux_11; // bvhIcCore.ts:164
-  wire counted = decide_valid & ~ray0_state_sel_mux_13; // bvhIcCore.ts:444
-  wire accepted = counted & decide_takes; // bvhIcCore.ts:445
-  wire stop = anyHit_8 & (ray0_state_sel_mux_13 | accepted); // bvhIcCore.ts:450
-  wire ray0_state_sel_eq_5 = ray0_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray0_state_sel_and_13 = ray_box_out_valid & tag == 3'd0; // bvhIcCore.ts:494
-  wire ray0_state_sel_eq_7 = pushedSp == 8'd0; // bvhIcCore.ts:469
-  wire ray0_state_sel_and_15 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd0; // bvhIcCore.ts:489
-  wire ray0_state_sel_and_16 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvhIcCore.ts:483
+  wire ray0_state_sel_mux_11 = decide_slot_bit_0 ? ray1_have_best & anyHit_15 : ray0_have_best & anyHit_16; // bvhIcCore.ts:164
+  wire ray0_state_sel_mux_13 = decide_slot_bit_2 ? (decide_slot_bit_1 ? ray0_state_sel_mux_7 : ray0_state_sel_mux_8) : decide_slot_bit_1 ? ray0_state_sel_mux_10 : ray0_state_sel_mux_11; // bvhIcCore.ts:164
+  wire counted = decide_valid & ~ray0_state_sel_mux_13; // bvhIcCore.ts:436
+  wire accepted = counted & decide_takes; // bvhIcCore.ts:437
+  wire stop = anyHit_8 & (ray0_state_sel_mux_13 | accepted); // bvhIcCore.ts:442
+  wire ray0_sp_eq_0 = ray0_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_0 = ray_box_out_valid & tag == 3'd0; // bvhIcCore.ts:486
+  wire pushedSp_eq_0 = pushedSp == 8'd0; // bvhIcCore.ts:461
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_0 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd0; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_0 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvhIcCore.ts:475
   wire accept = dispatch_ray_start & free_slot_valid; // rayIntake.ts:39
-  wire ray0_state_sel_and_17 = accept & free_slot_index == 3'd0; // bvhIcCore.ts:471
+  wire accept_and_free_slot_index_eq_0 = accept & free_slot_index == 3'd0; // bvhIcCore.ts:463
   wire rayValid_and_1 = ray_origin[30:23] != 8'd255 & ray_origin[62:55] != 8'd255 & ray_origin[94:87] != 8'd255; // rayIntake.ts:42
   wire rayValid_and_3 = rayValid_and_1 & ray_direction[30:23] != 8'd255 & ray_direction[62:55] != 8'd255; // rayIntake.ts:42
   wire rayValid_and_6 = ray_direction[30:0] == 31'd0 & ray_direction[62:32] == 31'd0 & ray_direction[94:64] == 31'd0; // rayIntake.ts:42
   wire rayValid = rayValid_and_3 & ray_direction[94:87] != 8'd255 & ~rayValid_and_6; // rayIntake.ts:42
-  wire ray0_sp_slice = pop_arbiter_chosen[2]; // bvhIcCore.ts:164
-  wire ray0_sp_slice_1 = pop_arbiter_chosen[1]; // bvhIcCore.ts:164
-  wire ray0_sp_slice_2 = pop_arbiter_chosen[0]; // bvhIcCore.ts:164
-  wire [6:0] ray0_sp_mux_2 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray7_sp : ray6_sp) : ray0_sp_slice_2 ? ray5_sp : ray4_sp; // bvhIcCore.ts:164
-  wire [6:0] ray0_sp_mux_5 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray3_sp : ray2_sp) : ray0_sp_slice_2 ? ray1_sp : ray0_sp; // bvhIcCore.ts:164
-  wire [6:0] depth = (ray0_sp_slice ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvhIcCore.ts:198
-  wire [6:0] ray0_sp_slice_3 = pushedSp[6:0]; // bvhIcCore.ts:496
-  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvhIcCore.ts:484
-  wire ray0_have_best_sel_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_have_best : ray6_have_best) : ray0_state_sel_slice_2 ? ray5_have_best : ray4_have_best; // bvhIcCore.ts:164
-  wire ray0_have_best_sel_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_have_best : ray2_have_best) : ray0_state_sel_slice_2 ? ray1_have_best : ray0_have_best; // bvhIcCore.ts:164
-  wire ray0_have_best_sel_mux_6 = ray0_state_sel_slice ? ray0_have_best_sel_mux_2 : ray0_have_best_sel_mux_5; // bvhIcCore.ts:164
-  wire [6:0] ray0_have_best_sel_mux_9 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_best_triangle : ray6_best_triangle) : ray0_state_sel_slice_2 ? ray5_best_triangle : ray4_best_triangle; // bvhIcCore.ts:164
-  wire [6:0] ray0_have_best_sel_mux_12 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_best_triangle : ray2_best_triangle) : ray0_state_sel_slice_2 ? ray1_best_triangle : ray0_best_triangle; // bvhIcCore.ts:164
-  wire [6:0] ray0_have_best_sel_mux_13 = ray0_state_sel_slice ? ray0_have_best_sel_mux_9 : ray0_have_best_sel_mux_12; // bvhIcCore.ts:164
-  wire closer = ~ray0_have_best_sel_mux_6 | fcmp72_flags == 2'd3 | fcmp72_flags == 2'd0 & decide_id < ray0_have_best_sel_mux_13; // bvhIcCore.ts:449
-  wire ray0_have_best_sel_and = accepted & closer; // bvhIcCore.ts:500
-  wire ray0_have_best_sel_and_1 = ray0_have_best_sel_and & ray0_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray1_state_sel_eq_2 = s1Slot == 3'd1; // bvhIcCore.ts:511
-  wire ray1_state_sel_or = s1Fault & ray1_state_sel_eq_2 | s2Fault & s2Slot == 3'd1; // bvhIcCore.ts:511
-  wire ray1_state_sel_eq_4 = decide_slot == 3'd1; // bvhIcCore.ts:509
-  wire ray1_state_sel_eq_5 = ray1_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray1_state_sel_and_5 = ray_box_out_valid & tag == 3'd1; // bvhIcCore.ts:494
-  wire ray1_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd1; // bvhIcCore.ts:489
-  wire ray1_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvhIcCore.ts:483
-  wire ray1_state_sel_and_9 = accept & free_slot_index == 3'd1; // bvhIcCore.ts:471
-  wire ray1_have_best_sel_and = ray0_have_best_sel_and & ray1_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray2_state_sel_eq_2 = s1Slot == 3'd2; // bvhIcCore.ts:511
-  wire ray2_state_sel_or = s1Fault & ray2_state_sel_eq_2 | s2Fault & s2Slot == 3'd2; // bvhIcCore.ts:511
-  wire ray2_state_sel_eq_4 = decide_slot == 3'd2; // bvhIcCore.ts:509
-  wire ray2_state_sel_eq_5 = ray2_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray2_state_sel_and_5 = ray_box_out_valid & tag == 3'd2; // bvhIcCore.ts:494
-  wire ray2_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd2; // bvhIcCore.ts:489
-  wire ray2_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvhIcCore.ts:483
-  wire ray2_state_sel_and_9 = accept & free_slot_index == 3'd2; // bvhIcCore.ts:471
-  wire ray2_have_best_sel_and = ray0_have_best_sel_and & ray2_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray3_state_sel_eq_2 = s1Slot == 3'd3; // bvhIcCore.ts:511
-  wire ray3_state_sel_or = s1Fault & ray3_state_sel_eq_2 | s2Fault & s2Slot == 3'd3; // bvhIcCore.ts:511
-  wire ray3_state_sel_eq_4 = decide_slot == 3'd3; // bvhIcCore.ts:509
-  wire ray3_state_sel_eq_5 = ray3_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray3_state_sel_and_5 = ray_box_out_valid & tag == 3'd3; // bvhIcCore.ts:494
-  wire ray3_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd3; // bvhIcCore.ts:489
-  wire ray3_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvhIcCore.ts:483
-  wire ray3_state_sel_and_9 = accept & free_slot_index == 3'd3; // bvhIcCore.ts:471
-  wire ray3_have_best_sel_and = ray0_have_best_sel_and & ray3_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray4_state_sel_eq_2 = s1Slot == 3'd4; // bvhIcCore.ts:511
-  wire ray4_state_sel_or = s1Fault & ray4_state_sel_eq_2 | s2Fault & s2Slot == 3'd4; // bvhIcCore.ts:511
-  wire ray4_state_sel_eq_4 = decide_slot == 3'd4; // bvhIcCore.ts:509
-  wire ray4_state_sel_eq_5 = ray4_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray4_state_sel_and_5 = ray_box_out_valid & tag == 3'd4; // bvhIcCore.ts:494
-  wire ray4_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd4; // bvhIcCore.ts:489
-  wire ray4_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvhIcCore.ts:483
-  wire ray4_state_sel_and_9 = accept & free_slot_index == 3'd4; // bvhIcCore.ts:471
-  wire ray4_have_best_sel_and = ray0_have_best_sel_and & ray4_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray5_state_sel_eq_2 = s1Slot == 3'd5; // bvhIcCore.ts:511
-  wire ray5_state_sel_or = s1Fault & ray5_state_sel_eq_2 | s2Fault & s2Slot == 3'd5; // bvhIcCore.ts:511
-  wire ray5_state_sel_eq_4 = decide_slot == 3'd5; // bvhIcCore.ts:509
-  wire ray5_state_sel_eq_5 = ray5_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray5_state_sel_and_5 = ray_box_out_valid & tag == 3'd5; // bvhIcCore.ts:494
-  wire ray5_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd5; // bvhIcCore.ts:489
-  wire ray5_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvhIcCore.ts:483
-  wire ray5_state_sel_and_9 = accept & free_slot_index == 3'd5; // bvhIcCore.ts:471
-  wire ray5_have_best_sel_and = ray0_have_best_sel_and & ray5_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray6_state_sel_eq_2 = s1Slot == 3'd6; // bvhIcCore.ts:511
-  wire ray6_state_sel_or = s1Fault & ray6_state_sel_eq_2 | s2Fault & s2Slot == 3'd6; // bvhIcCore.ts:511
-  wire ray6_state_sel_eq_4 = decide_slot == 3'd6; // bvhIcCore.ts:509
-  wire ray6_state_sel_eq_5 = ray6_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray6_state_sel_and_5 = ray_box_out_valid & tag == 3'd6; // bvhIcCore.ts:494
-  wire ray6_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd6; // bvhIcCore.ts:489
-  wire ray6_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvhIcCore.ts:483
-  wire ray6_state_sel_and_9 = accept & free_slot_index == 3'd6; // bvhIcCore.ts:471
-  wire ray6_have_best_sel_and = ray0_have_best_sel_and & ray6_state_sel_eq_4; // bvhIcCore.ts:500
-  wire ray7_state_sel_eq_2 = s1Slot == 3'd7; // bvhIcCore.ts:511
-  wire ray7_state_sel_or = s1Fault & ray7_state_sel_eq_2 | s2Fault & s2Slot == 3'd7; // bvhIcCore.ts:511
-  wire ray7_state_sel_eq_4 = decide_slot == 3'd7; // bvhIcCore.ts:509
-  wire ray7_state_sel_eq_5 = ray7_sp == 7'd0; // bvhIcCore.ts:469
-  wire ray7_state_sel_and_5 = ray_box_out_valid & tag == 3'd7; // bvhIcCore.ts:494
-  wire ray7_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd7; // bvhIcCore.ts:489
-  wire ray7_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvhIcCore.ts:483
-  wire ray7_state_sel_and_9 = accept & free_slot_index == 3'd7; // bvhIcCore.ts:471
-  wire ray7_have_best_sel_and = ray0_have_best_sel_and & ray7_state_sel_eq_4; // bvhIcCore.ts:500
+  wire pop_arbiter_chosen_bit_2 = pop_arbiter_chosen[2]; // bvhIcCore.ts:164
+  wire pop_arbiter_chosen_bit_1 = pop_arbiter_chosen[1]; // bvhIcCore.ts:164
+  wire pop_arbiter_chosen_bit_0 = pop_arbiter_chosen[0]; // bvhIcCore.ts:164
+  wire [6:0] ray0_sp_mux_2 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_sp : ray6_sp) : pop_arbiter_chosen_bit_0 ? ray5_sp : ray4_sp; // bvhIcCore.ts:164
+  wire [6:0] ray0_sp_mux_5 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_sp : ray2_sp) : pop_arbiter_chosen_bit_0 ? ray1_sp : ray0_sp; // bvhIcCore.ts:164
+  wire [6:0] depth = (pop_arbiter_chosen_bit_2 ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvhIcCore.ts:198
+  wire [6:0] pushedSp_bits_6_0 = pushedSp[6:0]; // bvhIcCore.ts:488
+  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvhIcCore.ts:476
+  wire ray0_have_best_sel_mux_2 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray7_have_best : ray6_have_best) : decide_slot_bit_0 ? ray5_have_best : ray4_have_best; // bvhIcCore.ts:164
+  wire ray0_have_best_sel_mux_5 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray3_have_best : ray2_have_best) : decide_slot_bit_0 ? ray1_have_best : ray0_have_best; // bvhIcCore.ts:164
+  wire closer_not = ~(decide_slot_bit_2 ? ray0_have_best_sel_mux_2 : ray0_have_best_sel_mux_5); // bvhIcCore.ts:439
+  wire [6:0] ray0_have_best_sel_mux_9 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray7_best_triangle : ray6_best_triangle) : decide_slot_bit_0 ? ray5_best_triangle : ray4_best_triangle; // bvhIcCore.ts:164
+  wire [6:0] ray0_have_best_sel_mux_12 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray3_best_triangle : ray2_best_triangle) : decide_slot_bit_0 ? ray1_best_triangle : ray0_best_triangle; // bvhIcCore.ts:164
+  wire closer_ult = decide_id < (decide_slot_bit_2 ? ray0_have_best_sel_mux_9 : ray0_have_best_sel_mux_12); // bvhIcCore.ts:441
+  wire closer = closer_not | fcmp72_flags == 2'd3 | fcmp72_flags == 2'd0 & closer_ult; // bvhIcCore.ts:441
+  wire accepted_and_closer = accepted & closer; // bvhIcCore.ts:492
+  wire accepted_and_closer_and_decide_slot_eq_0 = accepted_and_closer & decide_slot_eq_0; // bvhIcCore.ts:492
+  wire s1Slot_eq_1 = s1Slot == 3'd1; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_1_or_s2Fault_and_s2Slot_eq_1 = s1Fault & s1Slot_eq_1 | s2Fault & s2Slot == 3'd1; // bvhIcCore.ts:503
+  wire decide_slot_eq_1 = decide_slot == 3'd1; // bvhIcCore.ts:501
+  wire ray1_sp_eq_0 = ray1_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_1 = ray_box_out_valid & tag == 3'd1; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_1 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd1; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_1 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_1 = accept & free_slot_index == 3'd1; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_1 = accepted_and_closer & decide_slot_eq_1; // bvhIcCore.ts:492
+  wire s1Slot_eq_2 = s1Slot == 3'd2; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_2_or_s2Fault_and_s2Slot_eq_2 = s1Fault & s1Slot_eq_2 | s2Fault & s2Slot == 3'd2; // bvhIcCore.ts:503
+  wire decide_slot_eq_2 = decide_slot == 3'd2; // bvhIcCore.ts:501
+  wire ray2_sp_eq_0 = ray2_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_2 = ray_box_out_valid & tag == 3'd2; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_2 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd2; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_2 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_2 = accept & free_slot_index == 3'd2; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_2 = accepted_and_closer & decide_slot_eq_2; // bvhIcCore.ts:492
+  wire s1Slot_eq_3 = s1Slot == 3'd3; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_3_or_s2Fault_and_s2Slot_eq_3 = s1Fault & s1Slot_eq_3 | s2Fault & s2Slot == 3'd3; // bvhIcCore.ts:503
+  wire decide_slot_eq_3 = decide_slot == 3'd3; // bvhIcCore.ts:501
+  wire ray3_sp_eq_0 = ray3_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_3 = ray_box_out_valid & tag == 3'd3; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_3 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd3; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_3 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_3 = accept & free_slot_index == 3'd3; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_3 = accepted_and_closer & decide_slot_eq_3; // bvhIcCore.ts:492
+  wire s1Slot_eq_4 = s1Slot == 3'd4; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_4_or_s2Fault_and_s2Slot_eq_4 = s1Fault & s1Slot_eq_4 | s2Fault & s2Slot == 3'd4; // bvhIcCore.ts:503
+  wire decide_slot_eq_4 = decide_slot == 3'd4; // bvhIcCore.ts:501
+  wire ray4_sp_eq_0 = ray4_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_4 = ray_box_out_valid & tag == 3'd4; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_4 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd4; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_4 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_4 = accept & free_slot_index == 3'd4; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_4 = accepted_and_closer & decide_slot_eq_4; // bvhIcCore.ts:492
+  wire s1Slot_eq_5 = s1Slot == 3'd5; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_5_or_s2Fault_and_s2Slot_eq_5 = s1Fault & s1Slot_eq_5 | s2Fault & s2Slot == 3'd5; // bvhIcCore.ts:503
+  wire decide_slot_eq_5 = decide_slot == 3'd5; // bvhIcCore.ts:501
+  wire ray5_sp_eq_0 = ray5_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_5 = ray_box_out_valid & tag == 3'd5; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_5 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd5; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_5 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_5 = accept & free_slot_index == 3'd5; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_5 = accepted_and_closer & decide_slot_eq_5; // bvhIcCore.ts:492
+  wire s1Slot_eq_6 = s1Slot == 3'd6; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_6_or_s2Fault_and_s2Slot_eq_6 = s1Fault & s1Slot_eq_6 | s2Fault & s2Slot == 3'd6; // bvhIcCore.ts:503
+  wire decide_slot_eq_6 = decide_slot == 3'd6; // bvhIcCore.ts:501
+  wire ray6_sp_eq_0 = ray6_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_6 = ray_box_out_valid & tag == 3'd6; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_6 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd6; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_6 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_6 = accept & free_slot_index == 3'd6; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_6 = accepted_and_closer & decide_slot_eq_6; // bvhIcCore.ts:492
+  wire s1Slot_eq_7 = s1Slot == 3'd7; // bvhIcCore.ts:503
+  wire s1Fault_and_s1Slot_eq_7_or_s2Fault_and_s2Slot_eq_7 = s1Fault & s1Slot_eq_7 | s2Fault & s2Slot == 3'd7; // bvhIcCore.ts:503
+  wire decide_slot_eq_7 = decide_slot == 3'd7; // bvhIcCore.ts:501
+  wire ray7_sp_eq_0 = ray7_sp == 7'd0; // bvhIcCore.ts:461
+  wire ray_box_out_valid_and_tag_eq_7 = ray_box_out_valid & tag == 3'd7; // bvhIcCore.ts:486
+  wire pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd7; // bvhIcCore.ts:481
+  wire inverse_valid_d14_and_inverse_slot_d14_eq_7 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvhIcCore.ts:475
+  wire accept_and_free_slot_index_eq_7 = accept & free_slot_index == 3'd7; // bvhIcCore.ts:463
+  wire accepted_and_closer_and_decide_slot_eq_7 = accepted_and_closer & decide_slot_eq_7; // bvhIcCore.ts:492
   wire [7:0] free_slot_in = {ray7_state == RAYSLOTSTATE_FREE, ray6_state == RAYSLOTSTATE_FREE, ray5_state == RAYSLOTSTATE_FREE, ray4_state == RAYSLOTSTATE_FREE, ray3_state == RAYSLOTSTATE_FREE, ray2_state == RAYSLOTSTATE_FREE, ray1_state == RAYSLOTSTATE_FREE, ray0_state == RAYSLOTSTATE_FREE}; // rayIntake.ts:38
   wire divide = accept & rayValid; // rayIntake.ts:44
   wire inv_x_in_valid = divide; // rayIntake.ts:47
@@ -1307,91 +1304,91 @@ module BvhIcCore_a42b934c (
   wire pop_arbiter_in_7_valid = ray7_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:193
   wire pop_arbiter_in_7_bits = 1'd0; // bvhIcCore.ts:194
   wire pop_arbiter_out_ready = 1'd1; // bvhIcCore.ts:196
-  wire s1Fresh_mux_2 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray7_fresh : ray6_fresh) : ray0_sp_slice_2 ? ray5_fresh : ray4_fresh; // bvhIcCore.ts:164
-  wire s1Fresh_mux_5 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray3_fresh : ray2_fresh) : ray0_sp_slice_2 ? ray1_fresh : ray0_fresh; // bvhIcCore.ts:164
+  wire s1Fresh_mux_2 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray7_fresh : ray6_fresh) : pop_arbiter_chosen_bit_0 ? ray5_fresh : ray4_fresh; // bvhIcCore.ts:164
+  wire s1Fresh_mux_5 = pop_arbiter_chosen_bit_1 ? (pop_arbiter_chosen_bit_0 ? ray3_fresh : ray2_fresh) : pop_arbiter_chosen_bit_0 ? ray1_fresh : ray0_fresh; // bvhIcCore.ts:164
   wire fcmp0_in_valid = 1'd1; // bvhIcCore.ts:227
   wire [31:0] s1Entry_2 = s1Entry_mux[31:0]; // bvhIcCore.ts:224
   wire [31:0] fcmp0_a = s1Entry_2; // bvhIcCore.ts:227
-  wire [31:0] fcmp0_b_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_best_t : ray6_best_t) : node_req_valid_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:164
-  wire [31:0] fcmp0_b_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_best_t : ray2_best_t) : node_req_valid_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:164
-  wire [31:0] fcmp0_b = node_req_valid_slice ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvhIcCore.ts:227
-  wire [95:0] s2Tmin_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_query : ray6_query) : node_req_valid_slice_2 ? ray5_query : ray4_query; // bvhIcCore.ts:164
-  wire [95:0] s2Tmin_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_query : ray2_query) : node_req_valid_slice_2 ? ray1_query : ray0_query; // bvhIcCore.ts:164
-  wire [95:0] s2Tmin_mux_6 = node_req_valid_slice ? s2Tmin_mux_2 : s2Tmin_mux_5; // bvhIcCore.ts:164
+  wire [31:0] fcmp0_b_mux_2 = s1Slot_bit_1 ? (s1Slot_bit_0 ? ray7_best_t : ray6_best_t) : s1Slot_bit_0 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:164
+  wire [31:0] fcmp0_b_mux_5 = s1Slot_bit_1 ? (s1Slot_bit_0 ? ray3_best_t : ray2_best_t) : s1Slot_bit_0 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:164
+  wire [31:0] fcmp0_b = s1Slot_bit_2 ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvhIcCore.ts:227
+  wire [95:0] s2Tmin_mux_2 = s1Slot_bit_1 ? (s1Slot_bit_0 ? ray7_query : ray6_query) : s1Slot_bit_0 ? ray5_query : ray4_query; // bvhIcCore.ts:164
+  wire [95:0] s2Tmin_mux_5 = s1Slot_bit_1 ? (s1Slot_bit_0 ? ray3_query : ray2_query) : s1Slot_bit_0 ? ray1_query : ray0_query; // bvhIcCore.ts:164
+  wire [95:0] s2Tmin_mux_6 = s1Slot_bit_2 ? s2Tmin_mux_2 : s2Tmin_mux_5; // bvhIcCore.ts:164
   wire [31:0] tmin = s2Tmin_mux_6[31:0]; // queryAccept.ts:10
   wire [31:0] tmax = s2Tmin_mux_6[63:32]; // queryAccept.ts:11
-  wire ray_box_in_valid = s2Node; // bvhIcCore.ts:275
-  wire ray_box_origin_slice = s2Slot[2]; // bvhIcCore.ts:164
-  wire ray_box_origin_slice_1 = s2Slot[1]; // bvhIcCore.ts:164
-  wire ray_box_origin_slice_2 = s2Slot[0]; // bvhIcCore.ts:164
-  wire [95:0] ray_box_origin_mux_2 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray7_origin : ray6_origin) : ray_box_origin_slice_2 ? ray5_origin : ray4_origin; // bvhIcCore.ts:164
-  wire [95:0] ray_box_origin_mux_5 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray3_origin : ray2_origin) : ray_box_origin_slice_2 ? ray1_origin : ray0_origin; // bvhIcCore.ts:164
-  wire [95:0] ray_box_origin = s2Node ? (ray_box_origin_slice ? ray_box_origin_mux_2 : ray_box_origin_mux_5) : 96'd0; // bvhIcCore.ts:276
-  wire [95:0] ray_box_inv_dir_mux_2 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray7_inv_dir : ray6_inv_dir) : ray_box_origin_slice_2 ? ray5_inv_dir : ray4_inv_dir; // bvhIcCore.ts:164
-  wire [95:0] ray_box_inv_dir_mux_5 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray3_inv_dir : ray2_inv_dir) : ray_box_origin_slice_2 ? ray1_inv_dir : ray0_inv_dir; // bvhIcCore.ts:164
-  wire [95:0] ray_box_inv_dir = s2Node ? (ray_box_origin_slice ? ray_box_inv_dir_mux_2 : ray_box_inv_dir_mux_5) : 96'd0; // bvhIcCore.ts:277
-  wire [31:0] ray_box_limit = clamp_limit_result; // bvhIcCore.ts:280
-  wire [31:0] node = node_resp[767:736]; // bvhIcCore.ts:273
-  wire [31:0] node_1 = node_resp[735:704]; // bvhIcCore.ts:273
-  wire [31:0] node_2 = node_resp[703:672]; // bvhIcCore.ts:273
-  wire [31:0] node_3 = node_resp[671:640]; // bvhIcCore.ts:273
-  wire [31:0] node_4 = node_resp[639:608]; // bvhIcCore.ts:273
-  wire [31:0] node_5 = node_resp[607:576]; // bvhIcCore.ts:273
-  wire [31:0] node_6 = node_resp[575:544]; // bvhIcCore.ts:273
-  wire [31:0] node_7 = node_resp[543:512]; // bvhIcCore.ts:273
-  wire [31:0] node_8 = node_resp[511:480]; // bvhIcCore.ts:273
-  wire [31:0] node_9 = node_resp[479:448]; // bvhIcCore.ts:273
-  wire [31:0] node_10 = node_resp[447:416]; // bvhIcCore.ts:273
-  wire [31:0] node_11 = node_resp[415:384]; // bvhIcCore.ts:273
-  wire [31:0] node_12 = node_resp[383:352]; // bvhIcCore.ts:273
-  wire [31:0] node_13 = node_resp[351:320]; // bvhIcCore.ts:273
-  wire [31:0] node_14 = node_resp[319:288]; // bvhIcCore.ts:273
-  wire [31:0] node_15 = node_resp[287:256]; // bvhIcCore.ts:273
-  wire [31:0] node_16 = node_resp[255:224]; // bvhIcCore.ts:273
-  wire [31:0] node_17 = node_resp[223:192]; // bvhIcCore.ts:273
-  wire [31:0] node_18 = node_resp[191:160]; // bvhIcCore.ts:273
-  wire [31:0] node_19 = node_resp[159:128]; // bvhIcCore.ts:273
-  wire [31:0] node_20 = node_resp[127:96]; // bvhIcCore.ts:273
-  wire [31:0] node_21 = node_resp[95:64]; // bvhIcCore.ts:273
-  wire [31:0] node_22 = node_resp[63:32]; // bvhIcCore.ts:273
-  wire [31:0] node_23 = node_resp[31:0]; // bvhIcCore.ts:273
-  wire [767:0] ray_box_boxes_concat = {node, node_1, node_2, node_3, node_4, node_5, node_6, node_7, node_8, node_9, node_10, node_11, node_12, node_13, node_14, node_15, node_16, node_17, node_18, node_19, node_20, node_21, node_22, node_23}; // bvhIcCore.ts:281
-  wire [767:0] ray_box_boxes = s2Node ? ray_box_boxes_concat : 768'd0; // bvhIcCore.ts:281
-  wire [1:0] node_24 = node_resp[799:798]; // bvhIcCore.ts:273
-  wire [1:0] node_25 = node_resp[797:796]; // bvhIcCore.ts:273
-  wire [1:0] node_26 = node_resp[795:794]; // bvhIcCore.ts:273
-  wire [1:0] node_27 = node_resp[793:792]; // bvhIcCore.ts:273
-  wire [3:0] ray_box_child_valid = s2Node ? {node_24 != 2'd0, node_25 != 2'd0, node_26 != 2'd0, node_27 != 2'd0} : 4'd0; // bvhIcCore.ts:282
-  wire [5:0] node_28 = node_resp[773:768]; // bvhIcCore.ts:273
-  wire [5:0] box_tag_children_0_index = node_28; // bvhIcCore.ts:287
-  wire box_tag_children_0_leaf = node_27[1]; // bvhIcCore.ts:286
-  wire [5:0] node_29 = node_resp[779:774]; // bvhIcCore.ts:273
-  wire [5:0] box_tag_children_1_index = node_29; // bvhIcCore.ts:287
-  wire box_tag_children_1_leaf = node_26[1]; // bvhIcCore.ts:286
-  wire [5:0] node_30 = node_resp[785:780]; // bvhIcCore.ts:273
-  wire [5:0] box_tag_children_2_index = node_30; // bvhIcCore.ts:287
-  wire box_tag_children_2_leaf = node_25[1]; // bvhIcCore.ts:286
-  wire [5:0] node_31 = node_resp[791:786]; // bvhIcCore.ts:273
-  wire [5:0] box_tag_children_3_index = node_31; // bvhIcCore.ts:287
-  wire box_tag_children_3_leaf = node_24[1]; // bvhIcCore.ts:286
-  wire [2:0] box_tag_slot = s2Slot; // bvhIcCore.ts:284
-  wire [30:0] ray_box_tag = {box_tag_slot, box_tag_children_3_leaf, box_tag_children_3_index, box_tag_children_2_leaf, box_tag_children_2_index, box_tag_children_1_leaf, box_tag_children_1_index, box_tag_children_0_leaf, box_tag_children_0_index}; // bvhIcCore.ts:289
-  wire [31:0] ray_box_lower = clamp_lower_result; // bvhIcCore.ts:279
-  wire clamp_lower_in_valid = 1'd1; // bvhIcCore.ts:256
-  wire [31:0] clamp_lower_a = 32'd0; // bvhIcCore.ts:257
-  wire [31:0] clamp_lower_b = s2Tmin; // bvhIcCore.ts:258
-  wire clamp_limit_in_valid = 1'd1; // bvhIcCore.ts:256
-  wire [31:0] clamp_limit_a = s2Tmax; // bvhIcCore.ts:257
-  wire [31:0] clamp_limit_b = s2Best; // bvhIcCore.ts:258
-  wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:296
-  wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:300
-  wire [6:0] leaf_queue_enq_bits_count = leaf_in_count; // bvhIcCore.ts:301
-  wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:299
-  wire [6:0] leaf_queue_enq_bits_first = leaf_in_first; // bvhIcCore.ts:301
-  wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:298
-  wire [2:0] leaf_queue_enq_bits_slot = leaf_in_slot; // bvhIcCore.ts:301
-  wire [2:0] reqSlot = walking ? walkSlot : leaf_queue_deq_bits_slot; // bvhIcCore.ts:358
-  wire reqLast = reqActive & (reqLeft <= 7'd1 | cut); // bvhIcCore.ts:364
+  wire ray_box_in_valid = s2Node; // bvhIcCore.ts:266
+  wire s2Slot_bit_2 = s2Slot[2]; // bvhIcCore.ts:164
+  wire s2Slot_bit_1 = s2Slot[1]; // bvhIcCore.ts:164
+  wire s2Slot_bit_0 = s2Slot[0]; // bvhIcCore.ts:164
+  wire [95:0] ray_box_origin_mux_2 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray7_origin : ray6_origin) : s2Slot_bit_0 ? ray5_origin : ray4_origin; // bvhIcCore.ts:164
+  wire [95:0] ray_box_origin_mux_5 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray3_origin : ray2_origin) : s2Slot_bit_0 ? ray1_origin : ray0_origin; // bvhIcCore.ts:164
+  wire [95:0] ray_box_origin = s2Node ? (s2Slot_bit_2 ? ray_box_origin_mux_2 : ray_box_origin_mux_5) : 96'd0; // bvhIcCore.ts:267
+  wire [95:0] ray_box_inv_dir_mux_2 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray7_inv_dir : ray6_inv_dir) : s2Slot_bit_0 ? ray5_inv_dir : ray4_inv_dir; // bvhIcCore.ts:164
+  wire [95:0] ray_box_inv_dir_mux_5 = s2Slot_bit_1 ? (s2Slot_bit_0 ? ray3_inv_dir : ray2_inv_dir) : s2Slot_bit_0 ? ray1_inv_dir : ray0_inv_dir; // bvhIcCore.ts:164
+  wire [95:0] ray_box_inv_dir = s2Node ? (s2Slot_bit_2 ? ray_box_inv_dir_mux_2 : ray_box_inv_dir_mux_5) : 96'd0; // bvhIcCore.ts:268
+  wire [31:0] ray_box_limit = clamp_limit_result; // bvhIcCore.ts:272
+  wire [31:0] node = node_resp[767:736]; // bvhIcCore.ts:264
+  wire [31:0] node_1 = node_resp[735:704]; // bvhIcCore.ts:264
+  wire [31:0] node_2 = node_resp[703:672]; // bvhIcCore.ts:264
+  wire [31:0] node_3 = node_resp[671:640]; // bvhIcCore.ts:264
+  wire [31:0] node_4 = node_resp[639:608]; // bvhIcCore.ts:264
+  wire [31:0] node_5 = node_resp[607:576]; // bvhIcCore.ts:264
+  wire [31:0] node_6 = node_resp[575:544]; // bvhIcCore.ts:264
+  wire [31:0] node_7 = node_resp[543:512]; // bvhIcCore.ts:264
+  wire [31:0] node_8 = node_resp[511:480]; // bvhIcCore.ts:264
+  wire [31:0] node_9 = node_resp[479:448]; // bvhIcCore.ts:264
+  wire [31:0] node_10 = node_resp[447:416]; // bvhIcCore.ts:264
+  wire [31:0] node_11 = node_resp[415:384]; // bvhIcCore.ts:264
+  wire [31:0] node_12 = node_resp[383:352]; // bvhIcCore.ts:264
+  wire [31:0] node_13 = node_resp[351:320]; // bvhIcCore.ts:264
+  wire [31:0] node_14 = node_resp[319:288]; // bvhIcCore.ts:264
+  wire [31:0] node_15 = node_resp[287:256]; // bvhIcCore.ts:264
+  wire [31:0] node_16 = node_resp[255:224]; // bvhIcCore.ts:264
+  wire [31:0] node_17 = node_resp[223:192]; // bvhIcCore.ts:264
+  wire [31:0] node_18 = node_resp[191:160]; // bvhIcCore.ts:264
+  wire [31:0] node_19 = node_resp[159:128]; // bvhIcCore.ts:264
+  wire [31:0] node_20 = node_resp[127:96]; // bvhIcCore.ts:264
+  wire [31:0] node_21 = node_resp[95:64]; // bvhIcCore.ts:264
+  wire [31:0] node_22 = node_resp[63:32]; // bvhIcCore.ts:264
+  wire [31:0] node_23 = node_resp[31:0]; // bvhIcCore.ts:264
+  wire [767:0] ray_box_boxes_concat = {node, node_1, node_2, node_3, node_4, node_5, node_6, node_7, node_8, node_9, node_10, node_11, node_12, node_13, node_14, node_15, node_16, node_17, node_18, node_19, node_20, node_21, node_22, node_23}; // bvhIcCore.ts:273
+  wire [767:0] ray_box_boxes = s2Node ? ray_box_boxes_concat : 768'd0; // bvhIcCore.ts:273
+  wire [1:0] node_24 = node_resp[799:798]; // bvhIcCore.ts:264
+  wire [1:0] node_25 = node_resp[797:796]; // bvhIcCore.ts:264
+  wire [1:0] node_26 = node_resp[795:794]; // bvhIcCore.ts:264
+  wire [1:0] node_27 = node_resp[793:792]; // bvhIcCore.ts:264
+  wire [3:0] ray_box_child_valid = s2Node ? {node_24 != 2'd0, node_25 != 2'd0, node_26 != 2'd0, node_27 != 2'd0} : 4'd0; // bvhIcCore.ts:274
+  wire [5:0] node_28 = node_resp[773:768]; // bvhIcCore.ts:264
+  wire [5:0] box_tag_children_0_index = node_28; // bvhIcCore.ts:279
+  wire box_tag_children_0_leaf = node_27[1]; // bvhIcCore.ts:278
+  wire [5:0] node_29 = node_resp[779:774]; // bvhIcCore.ts:264
+  wire [5:0] box_tag_children_1_index = node_29; // bvhIcCore.ts:279
+  wire box_tag_children_1_leaf = node_26[1]; // bvhIcCore.ts:278
+  wire [5:0] node_30 = node_resp[785:780]; // bvhIcCore.ts:264
+  wire [5:0] box_tag_children_2_index = node_30; // bvhIcCore.ts:279
+  wire box_tag_children_2_leaf = node_25[1]; // bvhIcCore.ts:278
+  wire [5:0] node_31 = node_resp[791:786]; // bvhIcCore.ts:264
+  wire [5:0] box_tag_children_3_index = node_31; // bvhIcCore.ts:279
+  wire box_tag_children_3_leaf = node_24[1]; // bvhIcCore.ts:278
+  wire [2:0] box_tag_slot = s2Slot; // bvhIcCore.ts:276
+  wire [30:0] ray_box_tag = {box_tag_slot, box_tag_children_3_leaf, box_tag_children_3_index, box_tag_children_2_leaf, box_tag_children_2_index, box_tag_children_1_leaf, box_tag_children_1_index, box_tag_children_0_leaf, box_tag_children_0_index}; // bvhIcCore.ts:281
+  wire [31:0] ray_box_lower = clamp_lower_result; // bvhIcCore.ts:271
+  wire clamp_lower_in_valid = 1'd1; // queryAccept.ts:45
+  wire [31:0] clamp_lower_a = 32'd0; // queryAccept.ts:46
+  wire [31:0] clamp_lower_b = s2Tmin; // queryAccept.ts:47
+  wire clamp_limit_in_valid = 1'd1; // queryAccept.ts:45
+  wire [31:0] clamp_limit_a = s2Tmax; // queryAccept.ts:46
+  wire [31:0] clamp_limit_b = s2Best; // queryAccept.ts:47
+  wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:288
+  wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:292
+  wire [6:0] leaf_queue_enq_bits_count = leaf_in_count; // bvhIcCore.ts:293
+  wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:291
+  wire [6:0] leaf_queue_enq_bits_first = leaf_in_first; // bvhIcCore.ts:293
+  wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:290
+  wire [2:0] leaf_queue_enq_bits_slot = leaf_in_slot; // bvhIcCore.ts:293
+  wire [2:0] reqSlot = walking ? walkSlot : leaf_queue_deq_bits_slot; // bvhIcCore.ts:350
+  wire reqLast = reqActive & (reqLeft <= 7'd1 | cut); // bvhIcCore.ts:356
   wire fsub1_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub1_a = tri_resp_v1[31:0]; // mollerTrumbore.ts:38
   wire [31:0] e1 = tri_resp_v0[31:0] ^ 32'h80000000; // mollerTrumbore.ts:38
@@ -1417,43 +1414,43 @@ module BvhIcCore_a42b934c (
   wire [31:0] e2_2 = e1_2; // mollerTrumbore.ts:39
   wire [31:0] fsub6_b = e1_2; // mollerTrumbore.ts:39
   wire fsub7_in_valid = 1'd1; // mollerTrumbore.ts:40
-  wire fsub7_a_slice_1 = resp_slot_d2[1]; // bvhIcCore.ts:164
-  wire fsub7_a_slice_2 = resp_slot_d2[0]; // bvhIcCore.ts:164
-  wire [95:0] fsub7_a_mux_2 = fsub7_a_slice_1 ? (fsub7_a_slice_2 ? ray7_origin : ray6_origin) : fsub7_a_slice_2 ? ray5_origin : ray4_origin; // bvhIcCore.ts:164
-  wire [95:0] fsub7_a_mux_5 = fsub7_a_slice_1 ? (fsub7_a_slice_2 ? ray3_origin : ray2_origin) : fsub7_a_slice_2 ? ray1_origin : ray0_origin; // bvhIcCore.ts:164
+  wire resp_slot_d2_bit_1 = resp_slot_d2[1]; // bvhIcCore.ts:164
+  wire resp_slot_d2_bit_0 = resp_slot_d2[0]; // bvhIcCore.ts:164
+  wire [95:0] fsub7_a_mux_2 = resp_slot_d2_bit_1 ? (resp_slot_d2_bit_0 ? ray7_origin : ray6_origin) : resp_slot_d2_bit_0 ? ray5_origin : ray4_origin; // bvhIcCore.ts:164
+  wire [95:0] fsub7_a_mux_5 = resp_slot_d2_bit_1 ? (resp_slot_d2_bit_0 ? ray3_origin : ray2_origin) : resp_slot_d2_bit_0 ? ray1_origin : ray0_origin; // bvhIcCore.ts:164
   wire [95:0] fsub7_a_mux_6 = resp_slot_d2[2] ? fsub7_a_mux_2 : fsub7_a_mux_5; // bvhIcCore.ts:164
-  wire [31:0] o = fsub7_a_mux_6[31:0]; // bvhIcCore.ts:411
+  wire [31:0] o = fsub7_a_mux_6[31:0]; // bvhIcCore.ts:403
   wire [31:0] fsub7_a = o; // mollerTrumbore.ts:40
   wire [31:0] s = e1; // mollerTrumbore.ts:40
   wire [31:0] fsub7_b = e1; // mollerTrumbore.ts:40
   wire fsub8_in_valid = 1'd1; // mollerTrumbore.ts:40
-  wire [31:0] o_1 = fsub7_a_mux_6[63:32]; // bvhIcCore.ts:411
+  wire [31:0] o_1 = fsub7_a_mux_6[63:32]; // bvhIcCore.ts:403
   wire [31:0] fsub8_a = o_1; // mollerTrumbore.ts:40
   wire [31:0] s_1 = e1_1; // mollerTrumbore.ts:40
   wire [31:0] fsub8_b = e1_1; // mollerTrumbore.ts:40
   wire fsub9_in_valid = 1'd1; // mollerTrumbore.ts:40
-  wire [31:0] o_2 = fsub7_a_mux_6[95:64]; // bvhIcCore.ts:411
+  wire [31:0] o_2 = fsub7_a_mux_6[95:64]; // bvhIcCore.ts:403
   wire [31:0] fsub9_a = o_2; // mollerTrumbore.ts:40
   wire [31:0] s_2 = e1_2; // mollerTrumbore.ts:40
   wire [31:0] fsub9_b = e1_2; // mollerTrumbore.ts:40
   wire fmul10_in_valid = 1'd1; // mollerTrumbore.ts:42
-  wire fmul10_a_slice_1 = test_slot_at3_d3[1]; // bvhIcCore.ts:164
-  wire fmul10_a_slice_2 = test_slot_at3_d3[0]; // bvhIcCore.ts:164
-  wire [95:0] fmul10_a_mux_2 = fmul10_a_slice_1 ? (fmul10_a_slice_2 ? ray7_direction : ray6_direction) : fmul10_a_slice_2 ? ray5_direction : ray4_direction; // bvhIcCore.ts:164
-  wire [95:0] fmul10_a_mux_5 = fmul10_a_slice_1 ? (fmul10_a_slice_2 ? ray3_direction : ray2_direction) : fmul10_a_slice_2 ? ray1_direction : ray0_direction; // bvhIcCore.ts:164
+  wire test_slot_at3_d3_bit_1 = test_slot_at3_d3[1]; // bvhIcCore.ts:164
+  wire test_slot_at3_d3_bit_0 = test_slot_at3_d3[0]; // bvhIcCore.ts:164
+  wire [95:0] fmul10_a_mux_2 = test_slot_at3_d3_bit_1 ? (test_slot_at3_d3_bit_0 ? ray7_direction : ray6_direction) : test_slot_at3_d3_bit_0 ? ray5_direction : ray4_direction; // bvhIcCore.ts:164
+  wire [95:0] fmul10_a_mux_5 = test_slot_at3_d3_bit_1 ? (test_slot_at3_d3_bit_0 ? ray3_direction : ray2_direction) : test_slot_at3_d3_bit_0 ? ray1_direction : ray0_direction; // bvhIcCore.ts:164
   wire [95:0] fmul10_a_mux_6 = test_slot_at3_d3[2] ? fmul10_a_mux_2 : fmul10_a_mux_5; // bvhIcCore.ts:164
-  wire [31:0] d = fmul10_a_mux_6[63:32]; // bvhIcCore.ts:411
+  wire [31:0] d = fmul10_a_mux_6[63:32]; // bvhIcCore.ts:403
   wire [31:0] fmul10_a = d; // mollerTrumbore.ts:42
   wire [31:0] fmul10_b = fsub6_result; // mollerTrumbore.ts:42
   wire fmul11_in_valid = 1'd1; // mollerTrumbore.ts:42
-  wire [31:0] d_1 = fmul10_a_mux_6[95:64]; // bvhIcCore.ts:411
+  wire [31:0] d_1 = fmul10_a_mux_6[95:64]; // bvhIcCore.ts:403
   wire [31:0] fmul11_a = d_1; // mollerTrumbore.ts:42
   wire [31:0] fmul11_b = fsub5_result; // mollerTrumbore.ts:42
   wire fmul12_in_valid = 1'd1; // mollerTrumbore.ts:42
   wire [31:0] fmul12_a = d_1; // mollerTrumbore.ts:42
   wire [31:0] fmul12_b = fsub4_result; // mollerTrumbore.ts:42
   wire fmul13_in_valid = 1'd1; // mollerTrumbore.ts:42
-  wire [31:0] d_2 = fmul10_a_mux_6[31:0]; // bvhIcCore.ts:411
+  wire [31:0] d_2 = fmul10_a_mux_6[31:0]; // bvhIcCore.ts:403
   wire [31:0] fmul13_a = d_2; // mollerTrumbore.ts:42
   wire [31:0] fmul13_b = fsub6_result; // mollerTrumbore.ts:42
   wire fmul14_in_valid = 1'd1; // mollerTrumbore.ts:42
@@ -1565,20 +1562,20 @@ module BvhIcCore_a42b934c (
   wire [31:0] fadd46_a = fadd45_result; // mollerTrumbore.ts:53
   wire [31:0] fadd46_b = u_z_d3; // mollerTrumbore.ts:53
   wire fmul47_in_valid = 1'd1; // mollerTrumbore.ts:52
-  wire fmul47_a_slice_1 = test_slot_at11_d11[1]; // bvhIcCore.ts:164
-  wire fmul47_a_slice_2 = test_slot_at11_d11[0]; // bvhIcCore.ts:164
-  wire [95:0] fmul47_a_mux_2 = fmul47_a_slice_1 ? (fmul47_a_slice_2 ? ray7_direction : ray6_direction) : fmul47_a_slice_2 ? ray5_direction : ray4_direction; // bvhIcCore.ts:164
-  wire [95:0] fmul47_a_mux_5 = fmul47_a_slice_1 ? (fmul47_a_slice_2 ? ray3_direction : ray2_direction) : fmul47_a_slice_2 ? ray1_direction : ray0_direction; // bvhIcCore.ts:164
+  wire test_slot_at11_d11_bit_1 = test_slot_at11_d11[1]; // bvhIcCore.ts:164
+  wire test_slot_at11_d11_bit_0 = test_slot_at11_d11[0]; // bvhIcCore.ts:164
+  wire [95:0] fmul47_a_mux_2 = test_slot_at11_d11_bit_1 ? (test_slot_at11_d11_bit_0 ? ray7_direction : ray6_direction) : test_slot_at11_d11_bit_0 ? ray5_direction : ray4_direction; // bvhIcCore.ts:164
+  wire [95:0] fmul47_a_mux_5 = test_slot_at11_d11_bit_1 ? (test_slot_at11_d11_bit_0 ? ray3_direction : ray2_direction) : test_slot_at11_d11_bit_0 ? ray1_direction : ray0_direction; // bvhIcCore.ts:164
   wire [95:0] fmul47_a_mux_6 = test_slot_at11_d11[2] ? fmul47_a_mux_2 : fmul47_a_mux_5; // bvhIcCore.ts:164
-  wire [31:0] d_3 = fmul47_a_mux_6[31:0]; // bvhIcCore.ts:411
+  wire [31:0] d_3 = fmul47_a_mux_6[31:0]; // bvhIcCore.ts:403
   wire [31:0] fmul47_a = d_3; // mollerTrumbore.ts:52
   wire [31:0] fmul47_b = fsub25_result; // mollerTrumbore.ts:52
   wire fmul48_in_valid = 1'd1; // mollerTrumbore.ts:52
-  wire [31:0] d_4 = fmul47_a_mux_6[63:32]; // bvhIcCore.ts:411
+  wire [31:0] d_4 = fmul47_a_mux_6[63:32]; // bvhIcCore.ts:403
   wire [31:0] fmul48_a = d_4; // mollerTrumbore.ts:52
   wire [31:0] fmul48_b = fsub26_result; // mollerTrumbore.ts:52
   wire fmul49_in_valid = 1'd1; // mollerTrumbore.ts:52
-  wire [31:0] d_5 = fmul47_a_mux_6[95:64]; // bvhIcCore.ts:411
+  wire [31:0] d_5 = fmul47_a_mux_6[95:64]; // bvhIcCore.ts:403
   wire [31:0] fmul49_a = d_5; // mollerTrumbore.ts:52
   wire [31:0] fmul49_b = fsub27_result; // mollerTrumbore.ts:52
   wire fadd50_in_valid = 1'd1; // mollerTrumbore.ts:53
@@ -1617,7 +1614,7 @@ module BvhIcCore_a42b934c (
   wire fadd61_in_valid = 1'd1; // mollerTrumbore.ts:64
   wire [31:0] fadd61_a = fmul58_result; // mollerTrumbore.ts:64
   wire [31:0] fadd61_b = fmul59_result; // mollerTrumbore.ts:64
-  wire entering = resp_test_d2 & tri_resp_valid & ~tri_resp_not_valid; // bvhIcCore.ts:406
+  wire entering = resp_test_d2 & tri_resp_valid & ~tri_resp_not_valid; // bvhIcCore.ts:398
   wire fcmp62_in_valid = 1'd1; // mollerTrumbore.ts:73
   wire [31:0] fcmp62_a = fadd61_result; // mollerTrumbore.ts:73
   wire [31:0] fcmp62_b = 32'h3f800000; // mollerTrumbore.ts:73
@@ -1641,10 +1638,10 @@ module BvhIcCore_a42b934c (
   wire [31:0] fcmp68_b = 32'd0; // mollerTrumbore.ts:78
   wire fcmp69_in_valid = 1'd1; // queryAccept.ts:32
   wire [31:0] fcmp69_a = t_d3; // queryAccept.ts:32
-  wire fcmp69_b_slice_1 = test_slot_at44_d44[1]; // bvhIcCore.ts:164
-  wire fcmp69_b_slice_2 = test_slot_at44_d44[0]; // bvhIcCore.ts:164
-  wire [95:0] fcmp69_b_mux_2 = fcmp69_b_slice_1 ? (fcmp69_b_slice_2 ? ray7_query : ray6_query) : fcmp69_b_slice_2 ? ray5_query : ray4_query; // bvhIcCore.ts:164
-  wire [95:0] fcmp69_b_mux_5 = fcmp69_b_slice_1 ? (fcmp69_b_slice_2 ? ray3_query : ray2_query) : fcmp69_b_slice_2 ? ray1_query : ray0_query; // bvhIcCore.ts:164
+  wire test_slot_at44_d44_bit_1 = test_slot_at44_d44[1]; // bvhIcCore.ts:164
+  wire test_slot_at44_d44_bit_0 = test_slot_at44_d44[0]; // bvhIcCore.ts:164
+  wire [95:0] fcmp69_b_mux_2 = test_slot_at44_d44_bit_1 ? (test_slot_at44_d44_bit_0 ? ray7_query : ray6_query) : test_slot_at44_d44_bit_0 ? ray5_query : ray4_query; // bvhIcCore.ts:164
+  wire [95:0] fcmp69_b_mux_5 = test_slot_at44_d44_bit_1 ? (test_slot_at44_d44_bit_0 ? ray3_query : ray2_query) : test_slot_at44_d44_bit_0 ? ray1_query : ray0_query; // bvhIcCore.ts:164
   wire [95:0] fcmp69_b_mux_6 = test_slot_at44_d44[2] ? fcmp69_b_mux_2 : fcmp69_b_mux_5; // bvhIcCore.ts:164
   wire [31:0] tmin_1 = fcmp69_b_mux_6[31:0]; // queryAccept.ts:10
   wire [31:0] fcmp69_b = tmin_1; // queryAccept.ts:32
@@ -1657,39 +1654,39 @@ module BvhIcCore_a42b934c (
   wire [31:0] fcmp71_b = 32'd0; // queryAccept.ts:35
   wire hit_and_1 = fcmp63_flags != 2'd0 & (fcmp64_flags == 2'd2 | fcmp65_flags == 2'd0) & (fcmp66_flags == 2'd2 | fcmp67_flags == 2'd0); // mollerTrumbore.ts:76
   wire hit = hit_and_1 & (fcmp62_flags == 2'd3 | fcmp62_flags == 2'd0) & fcmp68_flags == 2'd2; // mollerTrumbore.ts:78
-  wire testHit = test_valid_d44 & hit; // bvhIcCore.ts:432
+  wire testHit = test_valid_d44 & hit; // bvhIcCore.ts:424
   wire inInterval = (fcmp69_flags == 2'd2 | fcmp69_flags == 2'd0) & (fcmp70_flags == 2'd3 | fcmp70_flags == 2'd0); // queryAccept.ts:34
   wire [31:0] flags_17 = fcmp69_b_mux_6[95:64]; // queryAccept.ts:8
   wire [7:0] mask = flags_17[15:8]; // queryAccept.ts:15
   wire cullBack = flags_17[1]; // queryAccept.ts:13
   wire cullFront = flags_17[2]; // queryAccept.ts:14
   wire culled = test_one_sided_d44 & (fcmp71_flags == 2'd3 & cullBack | fcmp71_flags == 2'd2 & cullFront); // queryAccept.ts:36
-  wire fcmp72_in_valid = 1'd1; // bvhIcCore.ts:446
-  wire [31:0] fcmp72_a = decide_t; // bvhIcCore.ts:446
-  wire [31:0] fcmp72_b_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_state_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:164
-  wire [31:0] fcmp72_b_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_state_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:164
-  wire [31:0] fcmp72_b = ray0_state_sel_slice ? fcmp72_b_mux_2 : fcmp72_b_mux_5; // bvhIcCore.ts:446
+  wire fcmp72_in_valid = 1'd1; // bvhIcCore.ts:438
+  wire [31:0] fcmp72_a = decide_t; // bvhIcCore.ts:438
+  wire [31:0] fcmp72_b_mux_2 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray7_best_t : ray6_best_t) : decide_slot_bit_0 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:164
+  wire [31:0] fcmp72_b_mux_5 = decide_slot_bit_1 ? (decide_slot_bit_0 ? ray3_best_t : ray2_best_t) : decide_slot_bit_0 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:164
+  wire [31:0] fcmp72_b = decide_slot_bit_2 ? fcmp72_b_mux_2 : fcmp72_b_mux_5; // bvhIcCore.ts:438
   wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // rayAnswer.ts:42
-  wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:40
-  wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:40
-  wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:40
-  wire [95:0] ox_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_origin : ray6_origin) : ox_d1_slice_2 ? ray5_origin : ray4_origin; // rayAnswer.ts:40
-  wire [95:0] ox_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_origin : ray2_origin) : ox_d1_slice_2 ? ray1_origin : ray0_origin; // rayAnswer.ts:40
-  wire [95:0] ox_d1_mux_6 = ox_d1_slice ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:40
+  wire f1Slot_bit_2 = f1Slot[2]; // rayAnswer.ts:40
+  wire f1Slot_bit_1 = f1Slot[1]; // rayAnswer.ts:40
+  wire f1Slot_bit_0 = f1Slot[0]; // rayAnswer.ts:40
+  wire [95:0] ox_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_origin : ray6_origin) : f1Slot_bit_0 ? ray5_origin : ray4_origin; // rayAnswer.ts:40
+  wire [95:0] ox_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_origin : ray2_origin) : f1Slot_bit_0 ? ray1_origin : ray0_origin; // rayAnswer.ts:40
+  wire [95:0] ox_d1_mux_6 = f1Slot_bit_2 ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:40
   wire [31:0] f1O = ox_d1_mux_6[31:0]; // rayAnswer.ts:48
   wire fmul73_in_valid = 1'd1; // rayAnswer.ts:51
-  wire fmul73_a_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_have_best : ray6_have_best) : ox_d1_slice_2 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:40
-  wire fmul73_a_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_have_best : ray2_have_best) : ox_d1_slice_2 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:40
-  wire fmul73_a_mux_6 = ox_d1_slice ? fmul73_a_mux_2 : fmul73_a_mux_5; // rayAnswer.ts:40
+  wire fmul73_a_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_have_best : ray6_have_best) : f1Slot_bit_0 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:40
+  wire fmul73_a_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_have_best : ray2_have_best) : f1Slot_bit_0 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:40
+  wire fmul73_a_mux_6 = f1Slot_bit_2 ? fmul73_a_mux_2 : fmul73_a_mux_5; // rayAnswer.ts:40
   wire f1T_and = f1Valid & fmul73_a_mux_6; // rayAnswer.ts:47
-  wire [31:0] fmul73_a_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_t : ray6_best_t) : ox_d1_slice_2 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:40
-  wire [31:0] fmul73_a_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_t : ray2_best_t) : ox_d1_slice_2 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:40
-  wire [31:0] fmul73_a_mux_13 = ox_d1_slice ? fmul73_a_mux_9 : fmul73_a_mux_12; // rayAnswer.ts:40
+  wire [31:0] fmul73_a_mux_9 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_t : ray6_best_t) : f1Slot_bit_0 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:40
+  wire [31:0] fmul73_a_mux_12 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_t : ray2_best_t) : f1Slot_bit_0 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:40
+  wire [31:0] fmul73_a_mux_13 = f1Slot_bit_2 ? fmul73_a_mux_9 : fmul73_a_mux_12; // rayAnswer.ts:40
   wire [31:0] f1T = f1T_and ? fmul73_a_mux_13 : 32'd0; // rayAnswer.ts:47
   wire [31:0] fmul73_a = f1T; // rayAnswer.ts:51
-  wire [95:0] fmul73_b_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_direction : ray6_direction) : ox_d1_slice_2 ? ray5_direction : ray4_direction; // rayAnswer.ts:40
-  wire [95:0] fmul73_b_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_direction : ray2_direction) : ox_d1_slice_2 ? ray1_direction : ray0_direction; // rayAnswer.ts:40
-  wire [95:0] f1D_mux = f1T_and ? (ox_d1_slice ? fmul73_b_mux_2 : fmul73_b_mux_5) : 96'd0; // rayAnswer.ts:49
+  wire [95:0] fmul73_b_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_direction : ray6_direction) : f1Slot_bit_0 ? ray5_direction : ray4_direction; // rayAnswer.ts:40
+  wire [95:0] fmul73_b_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_direction : ray2_direction) : f1Slot_bit_0 ? ray1_direction : ray0_direction; // rayAnswer.ts:40
+  wire [95:0] f1D_mux = f1T_and ? (f1Slot_bit_2 ? fmul73_b_mux_2 : fmul73_b_mux_5) : 96'd0; // rayAnswer.ts:49
   wire [31:0] f1D = f1D_mux[31:0]; // rayAnswer.ts:49
   wire [31:0] fmul73_b = f1D; // rayAnswer.ts:51
   wire fadd74_in_valid = 1'd1; // rayAnswer.ts:51
@@ -1711,86 +1708,89 @@ module BvhIcCore_a42b934c (
   wire fadd78_in_valid = 1'd1; // rayAnswer.ts:51
   wire [31:0] fadd78_a = oz_d5; // rayAnswer.ts:51
   wire [31:0] fadd78_b = fmul77_result; // rayAnswer.ts:51
-  wire done_fault_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_fault : ray6_fault) : ox_d1_slice_2 ? ray5_fault : ray4_fault; // rayAnswer.ts:40
-  wire done_fault_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_fault : ray2_fault) : ox_d1_slice_2 ? ray1_fault : ray0_fault; // rayAnswer.ts:40
-  wire [4:0] done_thread_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_thread : ray6_thread) : ox_d1_slice_2 ? ray5_thread : ray4_thread; // rayAnswer.ts:40
-  wire [4:0] done_thread_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_thread : ray2_thread) : ox_d1_slice_2 ? ray1_thread : ray0_thread; // rayAnswer.ts:40
-  wire [31:0] done_shader_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_shader : ray6_best_shader) : ox_d1_slice_2 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:40
-  wire [31:0] done_shader_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_shader : ray2_best_shader) : ox_d1_slice_2 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:40
-  wire [6:0] done_normal_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_triangle : ray6_best_triangle) : ox_d1_slice_2 ? ray5_best_triangle : ray4_best_triangle; // rayAnswer.ts:40
-  wire [6:0] done_normal_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_triangle : ray2_best_triangle) : ox_d1_slice_2 ? ray1_best_triangle : ray0_best_triangle; // rayAnswer.ts:40
-  wire [95:0] done_normal_d1_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_normal : ray6_best_normal) : ox_d1_slice_2 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:40
-  wire [95:0] done_normal_d1_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_normal : ray2_best_normal) : ox_d1_slice_2 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:40
-  wire [127:0] f1Normal = {{25'd0, ox_d1_slice ? done_normal_d1_mux_2 : done_normal_d1_mux_5}, ox_d1_slice ? done_normal_d1_mux_9 : done_normal_d1_mux_12}; // rayAnswer.ts:60
-  wire [31:0] done_parameters_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_v : ray6_best_v) : ox_d1_slice_2 ? ray5_best_v : ray4_best_v; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_v : ray2_best_v) : ox_d1_slice_2 ? ray1_best_v : ray0_best_v; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_u : ray6_best_u) : ox_d1_slice_2 ? ray5_best_u : ray4_best_u; // rayAnswer.ts:40
-  wire [31:0] done_parameters_d1_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_u : ray2_best_u) : ox_d1_slice_2 ? ray1_best_u : ray0_best_u; // rayAnswer.ts:40
-  wire [127:0] f1Parameters = {32'hffffffff, ox_d1_slice ? done_parameters_d1_mux_2 : done_parameters_d1_mux_5, ox_d1_slice ? done_parameters_d1_mux_9 : done_parameters_d1_mux_12, fmul73_a_mux_13}; // rayAnswer.ts:64
-  wire [6:0] _concat = {pop_arbiter_chosen, depth[5:2]}; // bvhIcCore.ts:176
-  wire [1:0] j_slice = stack_overflow_mux_6[1:0]; // bvhIcCore.ts:327
-  wire [1:0] j = 2'd0 - j_slice; // bvhIcCore.ts:327
-  wire [6:0] depth_1 = stack_overflow_mux_6 + {5'd0, j}; // bvhIcCore.ts:330
+  wire done_fault_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_fault : ray6_fault) : f1Slot_bit_0 ? ray5_fault : ray4_fault; // rayAnswer.ts:40
+  wire done_fault_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_fault : ray2_fault) : f1Slot_bit_0 ? ray1_fault : ray0_fault; // rayAnswer.ts:40
+  wire [4:0] done_thread_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_thread : ray6_thread) : f1Slot_bit_0 ? ray5_thread : ray4_thread; // rayAnswer.ts:40
+  wire [4:0] done_thread_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_thread : ray2_thread) : f1Slot_bit_0 ? ray1_thread : ray0_thread; // rayAnswer.ts:40
+  wire [31:0] done_shader_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_shader : ray6_best_shader) : f1Slot_bit_0 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:40
+  wire [31:0] done_shader_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_shader : ray2_best_shader) : f1Slot_bit_0 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:40
+  wire [6:0] done_normal_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_triangle : ray6_best_triangle) : f1Slot_bit_0 ? ray5_best_triangle : ray4_best_triangle; // rayAnswer.ts:40
+  wire [6:0] done_normal_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_triangle : ray2_best_triangle) : f1Slot_bit_0 ? ray1_best_triangle : ray0_best_triangle; // rayAnswer.ts:40
+  wire [95:0] done_normal_d1_mux_9 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_normal : ray6_best_normal) : f1Slot_bit_0 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:40
+  wire [95:0] done_normal_d1_mux_12 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_normal : ray2_best_normal) : f1Slot_bit_0 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:40
+  wire [127:0] f1Normal = {{25'd0, f1Slot_bit_2 ? done_normal_d1_mux_2 : done_normal_d1_mux_5}, f1Slot_bit_2 ? done_normal_d1_mux_9 : done_normal_d1_mux_12}; // rayAnswer.ts:60
+  wire [31:0] done_parameters_d1_mux_2 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_v : ray6_best_v) : f1Slot_bit_0 ? ray5_best_v : ray4_best_v; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_5 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_v : ray2_best_v) : f1Slot_bit_0 ? ray1_best_v : ray0_best_v; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_9 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray7_best_u : ray6_best_u) : f1Slot_bit_0 ? ray5_best_u : ray4_best_u; // rayAnswer.ts:40
+  wire [31:0] done_parameters_d1_mux_12 = f1Slot_bit_1 ? (f1Slot_bit_0 ? ray3_best_u : ray2_best_u) : f1Slot_bit_0 ? ray1_best_u : ray0_best_u; // rayAnswer.ts:40
+  wire [127:0] f1Parameters = {32'hffffffff, f1Slot_bit_2 ? done_parameters_d1_mux_2 : done_parameters_d1_mux_5, f1Slot_bit_2 ? done_parameters_d1_mux_9 : done_parameters_d1_mux_12, fmul73_a_mux_13}; // rayAnswer.ts:64
+  wire [6:0] pop_arbiter_chosen_cat_depth_bits_5_2 = {pop_arbiter_chosen, depth[5:2]}; // bvhIcCore.ts:176
+  wire [1:0] j_slice = stack_overflow_mux_6[1:0]; // bvhIcCore.ts:319
+  wire [1:0] j = 2'd0 - j_slice; // bvhIcCore.ts:319
+  wire [6:0] depth_1 = stack_overflow_mux_6 + {5'd0, j}; // bvhIcCore.ts:322
   wire [6:0] _concat_1 = {tag, depth_1[5:2]}; // bvhIcCore.ts:176
-  wire [2:0] k_sub = ray_box_hit_count - 3'd1; // bvhIcCore.ts:328
-  wire [2:0] k_zext = {1'd0, j}; // bvhIcCore.ts:328
-  wire [2:0] k_sub_1 = k_sub - k_zext; // bvhIcCore.ts:328
-  wire [1:0] k = k_sub_1[1:0]; // bvhIcCore.ts:328
-  wire child_slice_1 = k[0]; // bvhIcCore.ts:329
-  wire [1:0] order = ray_box_order[7:6]; // bvhIcCore.ts:319
-  wire [1:0] order_1 = ray_box_order[5:4]; // bvhIcCore.ts:319
-  wire [1:0] order_2 = ray_box_order[3:2]; // bvhIcCore.ts:319
-  wire [1:0] order_3 = ray_box_order[1:0]; // bvhIcCore.ts:319
-  wire [1:0] child = k[1] ? (child_slice_1 ? order : order_1) : child_slice_1 ? order_2 : order_3; // bvhIcCore.ts:329
-  wire _slice_3 = child[0]; // bvhIcCore.ts:331
-  wire tag_1 = ray_box_out_tag[27]; // bvhIcCore.ts:317
-  wire [5:0] tag_2 = ray_box_out_tag[26:21]; // bvhIcCore.ts:317
-  wire [31:0] tnear = ray_box_tnear[127:96]; // bvhIcCore.ts:318
-  wire [38:0] _concat_3 = {{tag_1, tag_2}, tnear}; // bvhIcCore.ts:320
-  wire tag_3 = ray_box_out_tag[20]; // bvhIcCore.ts:317
-  wire [5:0] tag_4 = ray_box_out_tag[19:14]; // bvhIcCore.ts:317
-  wire [31:0] tnear_1 = ray_box_tnear[95:64]; // bvhIcCore.ts:318
-  wire [38:0] _concat_5 = {{tag_3, tag_4}, tnear_1}; // bvhIcCore.ts:320
-  wire tag_5 = ray_box_out_tag[13]; // bvhIcCore.ts:317
-  wire [5:0] tag_6 = ray_box_out_tag[12:7]; // bvhIcCore.ts:317
-  wire [31:0] tnear_2 = ray_box_tnear[63:32]; // bvhIcCore.ts:318
-  wire [38:0] _concat_7 = {{tag_5, tag_6}, tnear_2}; // bvhIcCore.ts:320
-  wire tag_7 = ray_box_out_tag[6]; // bvhIcCore.ts:317
-  wire [5:0] tag_8 = ray_box_out_tag[5:0]; // bvhIcCore.ts:317
-  wire [31:0] tnear_3 = ray_box_tnear[31:0]; // bvhIcCore.ts:318
-  wire [38:0] _concat_9 = {{tag_7, tag_8}, tnear_3}; // bvhIcCore.ts:320
-  wire [38:0] _mux_2 = child[1] ? (_slice_3 ? _concat_3 : _concat_5) : _slice_3 ? _concat_7 : _concat_9; // bvhIcCore.ts:331
-  wire _and = ray_box_out_valid & ~overflow; // bvhIcCore.ts:331
-  wire [1:0] j_1 = 2'd1 - j_slice; // bvhIcCore.ts:327
-  wire [6:0] depth_2 = stack_overflow_mux_6 + {5'd0, j_1}; // bvhIcCore.ts:330
+  wire [2:0] ray_box_hit_count_minus_1 = ray_box_hit_count - 3'd1; // bvhIcCore.ts:320
+  wire [2:0] j_4 = {1'd0, j}; // bvhIcCore.ts:320
+  wire [2:0] k_sub_1 = ray_box_hit_count_minus_1 - j_4; // bvhIcCore.ts:320
+  wire [1:0] k = k_sub_1[1:0]; // bvhIcCore.ts:320
+  wire k_bit_0 = k[0]; // bvhIcCore.ts:321
+  wire [1:0] order = ray_box_order[7:6]; // bvhIcCore.ts:311
+  wire [1:0] order_1 = ray_box_order[5:4]; // bvhIcCore.ts:311
+  wire [1:0] order_2 = ray_box_order[3:2]; // bvhIcCore.ts:311
+  wire [1:0] order_3 = ray_box_order[1:0]; // bvhIcCore.ts:311
+  wire [1:0] child = k[1] ? (k_bit_0 ? order : order_1) : k_bit_0 ? order_2 : order_3; // bvhIcCore.ts:321
+  wire child_bit_0 = child[0]; // bvhIcCore.ts:323
+  wire tag_1 = ray_box_out_tag[27]; // bvhIcCore.ts:309
+  wire [5:0] tag_2 = ray_box_out_tag[26:21]; // bvhIcCore.ts:309
+  wire [31:0] tnear = ray_box_tnear[127:96]; // bvhIcCore.ts:310
+  wire [38:0] tag_1_cat_tag_2_cat_tnear = {{tag_1, tag_2}, tnear}; // bvhIcCore.ts:312
+  wire tag_3 = ray_box_out_tag[20]; // bvhIcCore.ts:309
+  wire [5:0] tag_4 = ray_box_out_tag[19:14]; // bvhIcCore.ts:309
+  wire [31:0] tnear_1 = ray_box_tnear[95:64]; // bvhIcCore.ts:310
+  wire [38:0] tag_3_cat_tag_4_cat_tnear_1 = {{tag_3, tag_4}, tnear_1}; // bvhIcCore.ts:312
+  wire tag_5 = ray_box_out_tag[13]; // bvhIcCore.ts:309
+  wire [5:0] tag_6 = ray_box_out_tag[12:7]; // bvhIcCore.ts:309
+  wire [31:0] tnear_2 = ray_box_tnear[63:32]; // bvhIcCore.ts:310
+  wire [38:0] tag_5_cat_tag_6_cat_tnear_2 = {{tag_5, tag_6}, tnear_2}; // bvhIcCore.ts:312
+  wire tag_7 = ray_box_out_tag[6]; // bvhIcCore.ts:309
+  wire [5:0] tag_8 = ray_box_out_tag[5:0]; // bvhIcCore.ts:309
+  wire [31:0] tnear_3 = ray_box_tnear[31:0]; // bvhIcCore.ts:310
+  wire [38:0] tag_7_cat_tag_8_cat_tnear_3 = {{tag_7, tag_8}, tnear_3}; // bvhIcCore.ts:312
+  wire [38:0] _mux_2 = child[1] ? (child_bit_0 ? tag_1_cat_tag_2_cat_tnear : tag_3_cat_tag_4_cat_tnear_1) : child_bit_0 ? tag_5_cat_tag_6_cat_tnear_2 : tag_7_cat_tag_8_cat_tnear_3; // bvhIcCore.ts:323
+  wire ray_box_out_valid_and_not_overflow = ray_box_out_valid & ~overflow; // bvhIcCore.ts:323
+  wire [1:0] j_1 = 2'd1 - j_slice; // bvhIcCore.ts:319
+  wire [6:0] depth_2 = stack_overflow_mux_6 + {5'd0, j_1}; // bvhIcCore.ts:322
   wire [6:0] _concat_10 = {tag, depth_2[5:2]}; // bvhIcCore.ts:176
-  wire [2:0] k_zext_1 = {1'd0, j_1}; // bvhIcCore.ts:328
-  wire [2:0] k_sub_2 = k_sub - k_zext_1; // bvhIcCore.ts:328
-  wire [1:0] k_1 = k_sub_2[1:0]; // bvhIcCore.ts:328
-  wire child_slice_3 = k_1[0]; // bvhIcCore.ts:329
-  wire [1:0] child_1 = k_1[1] ? (child_slice_3 ? order : order_1) : child_slice_3 ? order_2 : order_3; // bvhIcCore.ts:329
-  wire _slice_6 = child_1[0]; // bvhIcCore.ts:331
-  wire [38:0] _mux_5 = child_1[1] ? (_slice_6 ? _concat_3 : _concat_5) : _slice_6 ? _concat_7 : _concat_9; // bvhIcCore.ts:331
-  wire [1:0] j_2 = 2'd2 - j_slice; // bvhIcCore.ts:327
-  wire [6:0] depth_3 = stack_overflow_mux_6 + {5'd0, j_2}; // bvhIcCore.ts:330
+  wire [2:0] j_1_1 = {1'd0, j_1}; // bvhIcCore.ts:320
+  wire [2:0] k_sub_2 = ray_box_hit_count_minus_1 - j_1_1; // bvhIcCore.ts:320
+  wire [1:0] k_1 = k_sub_2[1:0]; // bvhIcCore.ts:320
+  wire k_1_bit_0 = k_1[0]; // bvhIcCore.ts:321
+  wire [1:0] child_1 = k_1[1] ? (k_1_bit_0 ? order : order_1) : k_1_bit_0 ? order_2 : order_3; // bvhIcCore.ts:321
+  wire child_1_bit_0 = child_1[0]; // bvhIcCore.ts:323
+  wire [38:0] _mux_4 = child_1_bit_0 ? tag_5_cat_tag_6_cat_tnear_2 : tag_7_cat_tag_8_cat_tnear_3; // bvhIcCore.ts:323
+  wire [38:0] _mux_5 = child_1[1] ? (child_1_bit_0 ? tag_1_cat_tag_2_cat_tnear : tag_3_cat_tag_4_cat_tnear_1) : _mux_4; // bvhIcCore.ts:323
+  wire [1:0] j_2 = 2'd2 - j_slice; // bvhIcCore.ts:319
+  wire [6:0] depth_3 = stack_overflow_mux_6 + {5'd0, j_2}; // bvhIcCore.ts:322
   wire [6:0] _concat_11 = {tag, depth_3[5:2]}; // bvhIcCore.ts:176
-  wire [2:0] k_zext_2 = {1'd0, j_2}; // bvhIcCore.ts:328
-  wire [2:0] k_sub_3 = k_sub - k_zext_2; // bvhIcCore.ts:328
-  wire [1:0] k_2 = k_sub_3[1:0]; // bvhIcCore.ts:328
-  wire child_slice_5 = k_2[0]; // bvhIcCore.ts:329
-  wire [1:0] child_2 = k_2[1] ? (child_slice_5 ? order : order_1) : child_slice_5 ? order_2 : order_3; // bvhIcCore.ts:329
-  wire _slice_9 = child_2[0]; // bvhIcCore.ts:331
-  wire [38:0] _mux_8 = child_2[1] ? (_slice_9 ? _concat_3 : _concat_5) : _slice_9 ? _concat_7 : _concat_9; // bvhIcCore.ts:331
-  wire [1:0] j_3 = 2'd3 - j_slice; // bvhIcCore.ts:327
-  wire [6:0] depth_4 = stack_overflow_mux_6 + {5'd0, j_3}; // bvhIcCore.ts:330
+  wire [2:0] j_2_1 = {1'd0, j_2}; // bvhIcCore.ts:320
+  wire [2:0] k_sub_3 = ray_box_hit_count_minus_1 - j_2_1; // bvhIcCore.ts:320
+  wire [1:0] k_2 = k_sub_3[1:0]; // bvhIcCore.ts:320
+  wire k_2_bit_0 = k_2[0]; // bvhIcCore.ts:321
+  wire [1:0] child_2 = k_2[1] ? (k_2_bit_0 ? order : order_1) : k_2_bit_0 ? order_2 : order_3; // bvhIcCore.ts:321
+  wire child_2_bit_0 = child_2[0]; // bvhIcCore.ts:323
+  wire [38:0] _mux_7 = child_2_bit_0 ? tag_5_cat_tag_6_cat_tnear_2 : tag_7_cat_tag_8_cat_tnear_3; // bvhIcCore.ts:323
+  wire [38:0] _mux_8 = child_2[1] ? (child_2_bit_0 ? tag_1_cat_tag_2_cat_tnear : tag_3_cat_tag_4_cat_tnear_1) : _mux_7; // bvhIcCore.ts:323
+  wire [1:0] j_3 = 2'd3 - j_slice; // bvhIcCore.ts:319
+  wire [6:0] depth_4 = stack_overflow_mux_6 + {5'd0, j_3}; // bvhIcCore.ts:322
   wire [6:0] _concat_12 = {tag, depth_4[5:2]}; // bvhIcCore.ts:176
-  wire [2:0] k_zext_3 = {1'd0, j_3}; // bvhIcCore.ts:328
-  wire [2:0] k_sub_4 = k_sub - k_zext_3; // bvhIcCore.ts:328
-  wire [1:0] k_3 = k_sub_4[1:0]; // bvhIcCore.ts:328
-  wire child_slice_7 = k_3[0]; // bvhIcCore.ts:329
-  wire [1:0] child_3 = k_3[1] ? (child_slice_7 ? order : order_1) : child_slice_7 ? order_2 : order_3; // bvhIcCore.ts:329
-  wire _slice_12 = child_3[0]; // bvhIcCore.ts:331
-  wire [38:0] _mux_11 = child_3[1] ? (_slice_12 ? _concat_3 : _concat_5) : _slice_12 ? _concat_7 : _concat_9; // bvhIcCore.ts:331
+  wire [2:0] j_3_1 = {1'd0, j_3}; // bvhIcCore.ts:320
+  wire [2:0] k_sub_4 = ray_box_hit_count_minus_1 - j_3_1; // bvhIcCore.ts:320
+  wire [1:0] k_3 = k_sub_4[1:0]; // bvhIcCore.ts:320
+  wire k_3_bit_0 = k_3[0]; // bvhIcCore.ts:321
+  wire [1:0] child_3 = k_3[1] ? (k_3_bit_0 ? order : order_1) : k_3_bit_0 ? order_2 : order_3; // bvhIcCore.ts:321
+  wire child_3_bit_0 = child_3[0]; // bvhIcCore.ts:323
+  wire [38:0] _mux_10 = child_3_bit_0 ? tag_5_cat_tag_6_cat_tnear_2 : tag_7_cat_tag_8_cat_tnear_3; // bvhIcCore.ts:323
+  wire [38:0] _mux_11 = child_3[1] ? (child_3_bit_0 ? tag_1_cat_tag_2_cat_tnear : tag_3_cat_tag_4_cat_tnear_1) : _mux_10; // bvhIcCore.ts:323
 
 `ifndef SYNTHESIS
   initial begin
@@ -2631,148 +2631,148 @@ module BvhIcCore_a42b934c (
       inverse_valid_d13 <= 1'd0; // rayIntake.ts:52
       inverse_valid_d14 <= 1'd0; // rayIntake.ts:52
       s1Valid <= 1'd0; // bvhIcCore.ts:219
-      s2Node <= 1'd0; // bvhIcCore.ts:267
-      s2Range <= 1'd0; // bvhIcCore.ts:268
-      walking <= 1'd0; // bvhIcCore.ts:351
-      resp_test_d1 <= 1'd0; // bvhIcCore.ts:402
-      resp_test_d2 <= 1'd0; // bvhIcCore.ts:402
-      resp_last_d1 <= 1'd0; // bvhIcCore.ts:403
-      resp_last_d2 <= 1'd0; // bvhIcCore.ts:403
-      test_valid_d1 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d2 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d3 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d4 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d5 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d6 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d7 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d8 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d9 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d10 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d11 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d12 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d13 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d14 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d15 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d16 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d17 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d18 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d19 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d20 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d21 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d22 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d23 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d24 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d25 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d26 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d27 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d28 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d29 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d30 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d31 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d32 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d33 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d34 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d35 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d36 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d37 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d38 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d39 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d40 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d41 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d42 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d43 <= 1'd0; // bvhIcCore.ts:425
-      test_valid_d44 <= 1'd0; // bvhIcCore.ts:425
-      test_end_d1 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d2 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d3 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d4 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d5 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d6 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d7 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d8 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d9 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d10 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d11 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d12 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d13 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d14 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d15 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d16 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d17 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d18 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d19 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d20 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d21 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d22 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d23 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d24 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d25 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d26 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d27 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d28 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d29 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d30 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d31 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d32 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d33 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d34 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d35 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d36 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d37 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d38 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d39 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d40 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d41 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d42 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d43 <= 1'd0; // bvhIcCore.ts:426
-      test_end_d44 <= 1'd0; // bvhIcCore.ts:426
-      test_one_sided_d1 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d2 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d3 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d4 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d5 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d6 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d7 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d8 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d9 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d10 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d11 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d12 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d13 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d14 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d15 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d16 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d17 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d18 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d19 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d20 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d21 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d22 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d23 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d24 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d25 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d26 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d27 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d28 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d29 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d30 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d31 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d32 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d33 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d34 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d35 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d36 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d37 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d38 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d39 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d40 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d41 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d42 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d43 <= 1'd0; // bvhIcCore.ts:431
-      test_one_sided_d44 <= 1'd0; // bvhIcCore.ts:431
-      decide_valid <= 1'd0; // bvhIcCore.ts:435
-      decide_end <= 1'd0; // bvhIcCore.ts:436
-      decide_takes <= 1'd0; // bvhIcCore.ts:437
+      s2Node <= 1'd0; // bvhIcCore.ts:258
+      s2Range <= 1'd0; // bvhIcCore.ts:259
+      walking <= 1'd0; // bvhIcCore.ts:343
+      resp_test_d1 <= 1'd0; // bvhIcCore.ts:394
+      resp_test_d2 <= 1'd0; // bvhIcCore.ts:394
+      resp_last_d1 <= 1'd0; // bvhIcCore.ts:395
+      resp_last_d2 <= 1'd0; // bvhIcCore.ts:395
+      test_valid_d1 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d2 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d3 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d4 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d5 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d6 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d7 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d8 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d9 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d10 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d11 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d12 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d13 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d14 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d15 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d16 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d17 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d18 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d19 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d20 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d21 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d22 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d23 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d24 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d25 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d26 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d27 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d28 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d29 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d30 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d31 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d32 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d33 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d34 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d35 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d36 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d37 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d38 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d39 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d40 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d41 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d42 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d43 <= 1'd0; // bvhIcCore.ts:417
+      test_valid_d44 <= 1'd0; // bvhIcCore.ts:417
+      test_end_d1 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d2 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d3 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d4 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d5 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d6 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d7 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d8 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d9 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d10 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d11 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d12 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d13 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d14 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d15 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d16 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d17 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d18 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d19 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d20 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d21 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d22 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d23 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d24 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d25 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d26 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d27 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d28 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d29 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d30 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d31 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d32 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d33 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d34 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d35 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d36 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d37 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d38 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d39 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d40 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d41 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d42 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d43 <= 1'd0; // bvhIcCore.ts:418
+      test_end_d44 <= 1'd0; // bvhIcCore.ts:418
+      test_one_sided_d1 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d2 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d3 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d4 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d5 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d6 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d7 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d8 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d9 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d10 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d11 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d12 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d13 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d14 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d15 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d16 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d17 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d18 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d19 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d20 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d21 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d22 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d23 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d24 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d25 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d26 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d27 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d28 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d29 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d30 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d31 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d32 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d33 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d34 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d35 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d36 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d37 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d38 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d39 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d40 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d41 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d42 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d43 <= 1'd0; // bvhIcCore.ts:423
+      test_one_sided_d44 <= 1'd0; // bvhIcCore.ts:423
+      decide_valid <= 1'd0; // bvhIcCore.ts:427
+      decide_end <= 1'd0; // bvhIcCore.ts:428
+      decide_takes <= 1'd0; // bvhIcCore.ts:429
       f1Valid <= 1'd0; // rayAnswer.ts:44
       done_d1 <= 1'd0; // rayAnswer.ts:52
       done_d2 <= 1'd0; // rayAnswer.ts:52
@@ -2782,314 +2782,314 @@ module BvhIcCore_a42b934c (
       done_d6 <= 1'd0; // rayAnswer.ts:52
       done_d7 <= 1'd0; // rayAnswer.ts:52
       done_d8 <= 1'd0; // rayAnswer.ts:52
-      ray_count <= 32'd0; // bvhIcCore.ts:524
-      triangle_tests <= 32'd0; // bvhIcCore.ts:524
-      node_test_count <= 32'd0; // bvhIcCore.ts:524
-      busy <= 32'd0; // bvhIcCore.ts:524
+      ray_count <= 32'd0; // bvhIcCore.ts:516
+      triangle_tests <= 32'd0; // bvhIcCore.ts:516
+      node_test_count <= 32'd0; // bvhIcCore.ts:516
+      busy <= 32'd0; // bvhIcCore.ts:516
     end else begin
-      if (f1Valid & f1Slot == 3'd0) begin // bvhIcCore.ts:517
-        ray0_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvhIcCore.ts:516
-        ray0_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray0_state_sel_or) begin // bvhIcCore.ts:511
-        ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray0_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray0_state_sel_eq_5) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray0_state_sel_and_13) begin // bvhIcCore.ts:494
-        if (overflow) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray0_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray0_state_sel_eq_5) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray0_state_sel_and_15) begin // bvhIcCore.ts:489
-        ray0_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray0_state_sel_and_16) begin // bvhIcCore.ts:483
-        ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray0_state_sel_and_17) begin // bvhIcCore.ts:471
-        if (rayValid) ray0_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd0) begin // bvhIcCore.ts:509
+        ray0_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvhIcCore.ts:508
+        ray0_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_0_or_s2Fault_and_s2Slot_eq_0) begin // bvhIcCore.ts:503
+        ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_0) begin // bvhIcCore.ts:501
+        if (stop) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray0_sp_eq_0) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_0) begin // bvhIcCore.ts:486
+        if (overflow) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_0) begin // bvhIcCore.ts:485
+        if (ray0_sp_eq_0) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_0) begin // bvhIcCore.ts:481
+        ray0_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_0) begin // bvhIcCore.ts:475
+        ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_0) begin // bvhIcCore.ts:463
+        if (rayValid) ray0_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray0_state_sel_and_16) ray0_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray0_state_sel_and_15 && ray0_fresh) ray0_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray0_state_sel_and_17) ray0_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray0_state_sel_and_15 && !ray0_fresh) ray0_sp <= depth; // bvhIcCore.ts:491
-      if (ray0_state_sel_and_13 && !overflow) ray0_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray0_state_sel_or) begin // bvhIcCore.ts:511
-        ray0_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray0_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray0_have_best_sel_and_1) ray0_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray0_state_sel_and_17) ray0_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray0_state_sel_and_17) ray0_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_0) ray0_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_0 && ray0_fresh) ray0_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_0) ray0_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_0 && !ray0_fresh) ray0_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_0 && !overflow) ray0_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_0_or_s2Fault_and_s2Slot_eq_0) begin // bvhIcCore.ts:503
+        ray0_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray0_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_0) ray0_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_0) ray0_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_0) ray0_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd1) begin // bvhIcCore.ts:517
-        ray1_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvhIcCore.ts:516
-        ray1_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray1_state_sel_or) begin // bvhIcCore.ts:511
-        ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray1_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray1_state_sel_eq_5) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray1_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray1_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray1_state_sel_eq_5) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray1_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray1_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray1_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray1_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray1_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd1) begin // bvhIcCore.ts:509
+        ray1_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvhIcCore.ts:508
+        ray1_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_1_or_s2Fault_and_s2Slot_eq_1) begin // bvhIcCore.ts:503
+        ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_1) begin // bvhIcCore.ts:501
+        if (stop) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray1_sp_eq_0) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_1) begin // bvhIcCore.ts:486
+        if (overflow) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_1) begin // bvhIcCore.ts:485
+        if (ray1_sp_eq_0) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_1) begin // bvhIcCore.ts:481
+        ray1_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_1) begin // bvhIcCore.ts:475
+        ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_1) begin // bvhIcCore.ts:463
+        if (rayValid) ray1_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray1_state_sel_and_8) ray1_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray1_state_sel_and_7 && ray1_fresh) ray1_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray1_state_sel_and_9) ray1_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray1_state_sel_and_7 && !ray1_fresh) ray1_sp <= depth; // bvhIcCore.ts:491
-      if (ray1_state_sel_and_5 && !overflow) ray1_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray1_state_sel_or) begin // bvhIcCore.ts:511
-        ray1_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray1_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray1_have_best_sel_and) ray1_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray1_state_sel_and_9) ray1_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray1_state_sel_and_9) ray1_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_1) ray1_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_1 && ray1_fresh) ray1_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_1) ray1_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_1 && !ray1_fresh) ray1_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_1 && !overflow) ray1_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_1_or_s2Fault_and_s2Slot_eq_1) begin // bvhIcCore.ts:503
+        ray1_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray1_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_1) ray1_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_1) ray1_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_1) ray1_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd2) begin // bvhIcCore.ts:517
-        ray2_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvhIcCore.ts:516
-        ray2_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray2_state_sel_or) begin // bvhIcCore.ts:511
-        ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray2_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray2_state_sel_eq_5) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray2_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray2_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray2_state_sel_eq_5) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray2_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray2_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray2_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray2_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray2_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd2) begin // bvhIcCore.ts:509
+        ray2_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvhIcCore.ts:508
+        ray2_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_2_or_s2Fault_and_s2Slot_eq_2) begin // bvhIcCore.ts:503
+        ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_2) begin // bvhIcCore.ts:501
+        if (stop) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray2_sp_eq_0) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_2) begin // bvhIcCore.ts:486
+        if (overflow) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_2) begin // bvhIcCore.ts:485
+        if (ray2_sp_eq_0) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_2) begin // bvhIcCore.ts:481
+        ray2_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_2) begin // bvhIcCore.ts:475
+        ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_2) begin // bvhIcCore.ts:463
+        if (rayValid) ray2_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray2_state_sel_and_8) ray2_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray2_state_sel_and_7 && ray2_fresh) ray2_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray2_state_sel_and_9) ray2_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray2_state_sel_and_7 && !ray2_fresh) ray2_sp <= depth; // bvhIcCore.ts:491
-      if (ray2_state_sel_and_5 && !overflow) ray2_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray2_state_sel_or) begin // bvhIcCore.ts:511
-        ray2_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray2_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray2_have_best_sel_and) ray2_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray2_state_sel_and_9) ray2_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray2_state_sel_and_9) ray2_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_2) ray2_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_2 && ray2_fresh) ray2_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_2) ray2_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_2 && !ray2_fresh) ray2_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_2 && !overflow) ray2_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_2_or_s2Fault_and_s2Slot_eq_2) begin // bvhIcCore.ts:503
+        ray2_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray2_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_2) ray2_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_2) ray2_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_2) ray2_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd3) begin // bvhIcCore.ts:517
-        ray3_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvhIcCore.ts:516
-        ray3_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray3_state_sel_or) begin // bvhIcCore.ts:511
-        ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray3_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray3_state_sel_eq_5) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray3_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray3_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray3_state_sel_eq_5) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray3_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray3_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray3_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray3_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray3_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd3) begin // bvhIcCore.ts:509
+        ray3_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvhIcCore.ts:508
+        ray3_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_3_or_s2Fault_and_s2Slot_eq_3) begin // bvhIcCore.ts:503
+        ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_3) begin // bvhIcCore.ts:501
+        if (stop) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray3_sp_eq_0) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_3) begin // bvhIcCore.ts:486
+        if (overflow) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_3) begin // bvhIcCore.ts:485
+        if (ray3_sp_eq_0) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_3) begin // bvhIcCore.ts:481
+        ray3_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_3) begin // bvhIcCore.ts:475
+        ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_3) begin // bvhIcCore.ts:463
+        if (rayValid) ray3_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray3_state_sel_and_8) ray3_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray3_state_sel_and_7 && ray3_fresh) ray3_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray3_state_sel_and_9) ray3_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray3_state_sel_and_7 && !ray3_fresh) ray3_sp <= depth; // bvhIcCore.ts:491
-      if (ray3_state_sel_and_5 && !overflow) ray3_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray3_state_sel_or) begin // bvhIcCore.ts:511
-        ray3_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray3_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray3_have_best_sel_and) ray3_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray3_state_sel_and_9) ray3_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray3_state_sel_and_9) ray3_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_3) ray3_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_3 && ray3_fresh) ray3_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_3) ray3_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_3 && !ray3_fresh) ray3_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_3 && !overflow) ray3_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_3_or_s2Fault_and_s2Slot_eq_3) begin // bvhIcCore.ts:503
+        ray3_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray3_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_3) ray3_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_3) ray3_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_3) ray3_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd4) begin // bvhIcCore.ts:517
-        ray4_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvhIcCore.ts:516
-        ray4_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray4_state_sel_or) begin // bvhIcCore.ts:511
-        ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray4_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray4_state_sel_eq_5) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray4_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray4_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray4_state_sel_eq_5) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray4_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray4_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray4_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray4_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray4_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd4) begin // bvhIcCore.ts:509
+        ray4_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvhIcCore.ts:508
+        ray4_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_4_or_s2Fault_and_s2Slot_eq_4) begin // bvhIcCore.ts:503
+        ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_4) begin // bvhIcCore.ts:501
+        if (stop) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray4_sp_eq_0) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_4) begin // bvhIcCore.ts:486
+        if (overflow) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_4) begin // bvhIcCore.ts:485
+        if (ray4_sp_eq_0) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_4) begin // bvhIcCore.ts:481
+        ray4_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_4) begin // bvhIcCore.ts:475
+        ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_4) begin // bvhIcCore.ts:463
+        if (rayValid) ray4_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray4_state_sel_and_8) ray4_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray4_state_sel_and_7 && ray4_fresh) ray4_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray4_state_sel_and_9) ray4_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray4_state_sel_and_7 && !ray4_fresh) ray4_sp <= depth; // bvhIcCore.ts:491
-      if (ray4_state_sel_and_5 && !overflow) ray4_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray4_state_sel_or) begin // bvhIcCore.ts:511
-        ray4_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray4_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray4_have_best_sel_and) ray4_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray4_state_sel_and_9) ray4_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray4_state_sel_and_9) ray4_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_4) ray4_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_4 && ray4_fresh) ray4_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_4) ray4_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_4 && !ray4_fresh) ray4_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_4 && !overflow) ray4_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_4_or_s2Fault_and_s2Slot_eq_4) begin // bvhIcCore.ts:503
+        ray4_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray4_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_4) ray4_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_4) ray4_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_4) ray4_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd5) begin // bvhIcCore.ts:517
-        ray5_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvhIcCore.ts:516
-        ray5_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray5_state_sel_or) begin // bvhIcCore.ts:511
-        ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray5_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray5_state_sel_eq_5) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray5_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray5_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray5_state_sel_eq_5) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray5_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray5_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray5_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray5_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray5_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd5) begin // bvhIcCore.ts:509
+        ray5_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvhIcCore.ts:508
+        ray5_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_5_or_s2Fault_and_s2Slot_eq_5) begin // bvhIcCore.ts:503
+        ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_5) begin // bvhIcCore.ts:501
+        if (stop) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray5_sp_eq_0) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_5) begin // bvhIcCore.ts:486
+        if (overflow) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_5) begin // bvhIcCore.ts:485
+        if (ray5_sp_eq_0) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_5) begin // bvhIcCore.ts:481
+        ray5_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_5) begin // bvhIcCore.ts:475
+        ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_5) begin // bvhIcCore.ts:463
+        if (rayValid) ray5_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray5_state_sel_and_8) ray5_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray5_state_sel_and_7 && ray5_fresh) ray5_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray5_state_sel_and_9) ray5_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray5_state_sel_and_7 && !ray5_fresh) ray5_sp <= depth; // bvhIcCore.ts:491
-      if (ray5_state_sel_and_5 && !overflow) ray5_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray5_state_sel_or) begin // bvhIcCore.ts:511
-        ray5_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray5_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray5_have_best_sel_and) ray5_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray5_state_sel_and_9) ray5_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray5_state_sel_and_9) ray5_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_5) ray5_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_5 && ray5_fresh) ray5_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_5) ray5_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_5 && !ray5_fresh) ray5_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_5 && !overflow) ray5_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_5_or_s2Fault_and_s2Slot_eq_5) begin // bvhIcCore.ts:503
+        ray5_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray5_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_5) ray5_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_5) ray5_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_5) ray5_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd6) begin // bvhIcCore.ts:517
-        ray6_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvhIcCore.ts:516
-        ray6_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray6_state_sel_or) begin // bvhIcCore.ts:511
-        ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray6_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray6_state_sel_eq_5) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray6_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray6_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray6_state_sel_eq_5) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray6_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray6_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray6_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray6_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray6_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd6) begin // bvhIcCore.ts:509
+        ray6_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvhIcCore.ts:508
+        ray6_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_6_or_s2Fault_and_s2Slot_eq_6) begin // bvhIcCore.ts:503
+        ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_6) begin // bvhIcCore.ts:501
+        if (stop) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray6_sp_eq_0) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_6) begin // bvhIcCore.ts:486
+        if (overflow) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_6) begin // bvhIcCore.ts:485
+        if (ray6_sp_eq_0) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_6) begin // bvhIcCore.ts:481
+        ray6_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_6) begin // bvhIcCore.ts:475
+        ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_6) begin // bvhIcCore.ts:463
+        if (rayValid) ray6_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray6_state_sel_and_8) ray6_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray6_state_sel_and_7 && ray6_fresh) ray6_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray6_state_sel_and_9) ray6_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray6_state_sel_and_7 && !ray6_fresh) ray6_sp <= depth; // bvhIcCore.ts:491
-      if (ray6_state_sel_and_5 && !overflow) ray6_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray6_state_sel_or) begin // bvhIcCore.ts:511
-        ray6_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray6_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray6_have_best_sel_and) ray6_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray6_state_sel_and_9) ray6_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray6_state_sel_and_9) ray6_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_6) ray6_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_6 && ray6_fresh) ray6_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_6) ray6_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_6 && !ray6_fresh) ray6_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_6 && !overflow) ray6_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_6_or_s2Fault_and_s2Slot_eq_6) begin // bvhIcCore.ts:503
+        ray6_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray6_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_6) ray6_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_6) ray6_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_6) ray6_fault <= 1'd0; // bvhIcCore.ts:470
       end
-      if (f1Valid & f1Slot == 3'd7) begin // bvhIcCore.ts:517
-        ray7_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:517
-      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvhIcCore.ts:516
-        ray7_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:516
-      end else if (ray7_state_sel_or) begin // bvhIcCore.ts:511
-        ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:514
-      end else if (decide_end & ray7_state_sel_eq_4) begin // bvhIcCore.ts:509
-        if (stop) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:509
-        else if (ray7_state_sel_eq_5) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray7_state_sel_and_5) begin // bvhIcCore.ts:494
-        if (overflow) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:495
-        else if (ray0_state_sel_eq_7) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (s1Skip & ray7_state_sel_eq_2) begin // bvhIcCore.ts:493
-        if (ray7_state_sel_eq_5) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:469
-        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:469
-      end else if (ray7_state_sel_and_7) begin // bvhIcCore.ts:489
-        ray7_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:490
-      end else if (ray7_state_sel_and_8) begin // bvhIcCore.ts:483
-        ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:487
-      end else if (ray7_state_sel_and_9) begin // bvhIcCore.ts:471
-        if (rayValid) ray7_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:472
-        else ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:472
+      if (f1Valid & f1Slot == 3'd7) begin // bvhIcCore.ts:509
+        ray7_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:509
+      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvhIcCore.ts:508
+        ray7_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:508
+      end else if (s1Fault_and_s1Slot_eq_7_or_s2Fault_and_s2Slot_eq_7) begin // bvhIcCore.ts:503
+        ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:506
+      end else if (decide_end & decide_slot_eq_7) begin // bvhIcCore.ts:501
+        if (stop) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:501
+        else if (ray7_sp_eq_0) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (ray_box_out_valid_and_tag_eq_7) begin // bvhIcCore.ts:486
+        if (overflow) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:487
+        else if (pushedSp_eq_0) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (s1Skip & s1Slot_eq_7) begin // bvhIcCore.ts:485
+        if (ray7_sp_eq_0) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:461
+        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:461
+      end else if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_7) begin // bvhIcCore.ts:481
+        ray7_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:482
+      end else if (inverse_valid_d14_and_inverse_slot_d14_eq_7) begin // bvhIcCore.ts:475
+        ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:479
+      end else if (accept_and_free_slot_index_eq_7) begin // bvhIcCore.ts:463
+        if (rayValid) ray7_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:464
+        else ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:464
       end
-      if (ray7_state_sel_and_8) ray7_fresh <= 1'd1; // bvhIcCore.ts:486
-      if (ray7_state_sel_and_7 && ray7_fresh) ray7_fresh <= 1'd0; // bvhIcCore.ts:491
-      if (ray7_state_sel_and_9) ray7_sp <= 7'd0; // bvhIcCore.ts:479
-      if (ray7_state_sel_and_7 && !ray7_fresh) ray7_sp <= depth; // bvhIcCore.ts:491
-      if (ray7_state_sel_and_5 && !overflow) ray7_sp <= ray0_sp_slice_3; // bvhIcCore.ts:496
-      if (ray7_state_sel_or) begin // bvhIcCore.ts:511
-        ray7_have_best <= 1'd0; // bvhIcCore.ts:513
-        ray7_fault <= 1'd1; // bvhIcCore.ts:512
-      end else begin // bvhIcCore.ts:511
-        if (ray7_have_best_sel_and) ray7_have_best <= 1'd1; // bvhIcCore.ts:501
-        else if (ray7_state_sel_and_9) ray7_have_best <= 1'd0; // bvhIcCore.ts:477
-        if (ray7_state_sel_and_9) ray7_fault <= 1'd0; // bvhIcCore.ts:478
+      if (inverse_valid_d14_and_inverse_slot_d14_eq_7) ray7_fresh <= 1'd1; // bvhIcCore.ts:478
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_7 && ray7_fresh) ray7_fresh <= 1'd0; // bvhIcCore.ts:483
+      if (accept_and_free_slot_index_eq_7) ray7_sp <= 7'd0; // bvhIcCore.ts:471
+      if (pop_arbiter_out_valid_and_pop_arbiter_chosen_eq_7 && !ray7_fresh) ray7_sp <= depth; // bvhIcCore.ts:483
+      if (ray_box_out_valid_and_tag_eq_7 && !overflow) ray7_sp <= pushedSp_bits_6_0; // bvhIcCore.ts:488
+      if (s1Fault_and_s1Slot_eq_7_or_s2Fault_and_s2Slot_eq_7) begin // bvhIcCore.ts:503
+        ray7_have_best <= 1'd0; // bvhIcCore.ts:505
+        ray7_fault <= 1'd1; // bvhIcCore.ts:504
+      end else begin // bvhIcCore.ts:503
+        if (accepted_and_closer_and_decide_slot_eq_7) ray7_have_best <= 1'd1; // bvhIcCore.ts:493
+        else if (accept_and_free_slot_index_eq_7) ray7_have_best <= 1'd0; // bvhIcCore.ts:469
+        if (accept_and_free_slot_index_eq_7) ray7_fault <= 1'd0; // bvhIcCore.ts:470
       end
       inverse_valid_d1 <= divide; // rayIntake.ts:52
       inverse_valid_d2 <= inverse_valid_d1; // rayIntake.ts:52
@@ -3106,147 +3106,147 @@ module BvhIcCore_a42b934c (
       inverse_valid_d13 <= inverse_valid_d12; // rayIntake.ts:52
       inverse_valid_d14 <= inverse_valid_d13; // rayIntake.ts:52
       s1Valid <= pop_arbiter_out_valid; // bvhIcCore.ts:219
-      s2Node <= s1Node; // bvhIcCore.ts:267
-      s2Range <= s1Range; // bvhIcCore.ts:268
-      resp_test_d1 <= reqTest; // bvhIcCore.ts:402
-      resp_test_d2 <= resp_test_d1; // bvhIcCore.ts:402
-      resp_last_d1 <= reqLast; // bvhIcCore.ts:403
-      resp_last_d2 <= resp_last_d1; // bvhIcCore.ts:403
-      test_valid_d1 <= entering; // bvhIcCore.ts:425
-      test_valid_d2 <= test_valid_d1; // bvhIcCore.ts:425
-      test_valid_d3 <= test_valid_d2; // bvhIcCore.ts:425
-      test_valid_d4 <= test_valid_d3; // bvhIcCore.ts:425
-      test_valid_d5 <= test_valid_d4; // bvhIcCore.ts:425
-      test_valid_d6 <= test_valid_d5; // bvhIcCore.ts:425
-      test_valid_d7 <= test_valid_d6; // bvhIcCore.ts:425
-      test_valid_d8 <= test_valid_d7; // bvhIcCore.ts:425
-      test_valid_d9 <= test_valid_d8; // bvhIcCore.ts:425
-      test_valid_d10 <= test_valid_d9; // bvhIcCore.ts:425
-      test_valid_d11 <= test_valid_d10; // bvhIcCore.ts:425
-      test_valid_d12 <= test_valid_d11; // bvhIcCore.ts:425
-      test_valid_d13 <= test_valid_d12; // bvhIcCore.ts:425
-      test_valid_d14 <= test_valid_d13; // bvhIcCore.ts:425
-      test_valid_d15 <= test_valid_d14; // bvhIcCore.ts:425
-      test_valid_d16 <= test_valid_d15; // bvhIcCore.ts:425
-      test_valid_d17 <= test_valid_d16; // bvhIcCore.ts:425
-      test_valid_d18 <= test_valid_d17; // bvhIcCore.ts:425
-      test_valid_d19 <= test_valid_d18; // bvhIcCore.ts:425
-      test_valid_d20 <= test_valid_d19; // bvhIcCore.ts:425
-      test_valid_d21 <= test_valid_d20; // bvhIcCore.ts:425
-      test_valid_d22 <= test_valid_d21; // bvhIcCore.ts:425
-      test_valid_d23 <= test_valid_d22; // bvhIcCore.ts:425
-      test_valid_d24 <= test_valid_d23; // bvhIcCore.ts:425
-      test_valid_d25 <= test_valid_d24; // bvhIcCore.ts:425
-      test_valid_d26 <= test_valid_d25; // bvhIcCore.ts:425
-      test_valid_d27 <= test_valid_d26; // bvhIcCore.ts:425
-      test_valid_d28 <= test_valid_d27; // bvhIcCore.ts:425
-      test_valid_d29 <= test_valid_d28; // bvhIcCore.ts:425
-      test_valid_d30 <= test_valid_d29; // bvhIcCore.ts:425
-      test_valid_d31 <= test_valid_d30; // bvhIcCore.ts:425
-      test_valid_d32 <= test_valid_d31; // bvhIcCore.ts:425
-      test_valid_d33 <= test_valid_d32; // bvhIcCore.ts:425
-      test_valid_d34 <= test_valid_d33; // bvhIcCore.ts:425
-      test_valid_d35 <= test_valid_d34; // bvhIcCore.ts:425
-      test_valid_d36 <= test_valid_d35; // bvhIcCore.ts:425
-      test_valid_d37 <= test_valid_d36; // bvhIcCore.ts:425
-      test_valid_d38 <= test_valid_d37; // bvhIcCore.ts:425
-      test_valid_d39 <= test_valid_d38; // bvhIcCore.ts:425
-      test_valid_d40 <= test_valid_d39; // bvhIcCore.ts:425
-      test_valid_d41 <= test_valid_d40; // bvhIcCore.ts:425
-      test_valid_d42 <= test_valid_d41; // bvhIcCore.ts:425
-      test_valid_d43 <= test_valid_d42; // bvhIcCore.ts:425
-      test_valid_d44 <= test_valid_d43; // bvhIcCore.ts:425
-      test_end_d1 <= resp_last_d2; // bvhIcCore.ts:426
-      test_end_d2 <= test_end_d1; // bvhIcCore.ts:426
-      test_end_d3 <= test_end_d2; // bvhIcCore.ts:426
-      test_end_d4 <= test_end_d3; // bvhIcCore.ts:426
-      test_end_d5 <= test_end_d4; // bvhIcCore.ts:426
-      test_end_d6 <= test_end_d5; // bvhIcCore.ts:426
-      test_end_d7 <= test_end_d6; // bvhIcCore.ts:426
-      test_end_d8 <= test_end_d7; // bvhIcCore.ts:426
-      test_end_d9 <= test_end_d8; // bvhIcCore.ts:426
-      test_end_d10 <= test_end_d9; // bvhIcCore.ts:426
-      test_end_d11 <= test_end_d10; // bvhIcCore.ts:426
-      test_end_d12 <= test_end_d11; // bvhIcCore.ts:426
-      test_end_d13 <= test_end_d12; // bvhIcCore.ts:426
-      test_end_d14 <= test_end_d13; // bvhIcCore.ts:426
-      test_end_d15 <= test_end_d14; // bvhIcCore.ts:426
-      test_end_d16 <= test_end_d15; // bvhIcCore.ts:426
-      test_end_d17 <= test_end_d16; // bvhIcCore.ts:426
-      test_end_d18 <= test_end_d17; // bvhIcCore.ts:426
-      test_end_d19 <= test_end_d18; // bvhIcCore.ts:426
-      test_end_d20 <= test_end_d19; // bvhIcCore.ts:426
-      test_end_d21 <= test_end_d20; // bvhIcCore.ts:426
-      test_end_d22 <= test_end_d21; // bvhIcCore.ts:426
-      test_end_d23 <= test_end_d22; // bvhIcCore.ts:426
-      test_end_d24 <= test_end_d23; // bvhIcCore.ts:426
-      test_end_d25 <= test_end_d24; // bvhIcCore.ts:426
-      test_end_d26 <= test_end_d25; // bvhIcCore.ts:426
-      test_end_d27 <= test_end_d26; // bvhIcCore.ts:426
-      test_end_d28 <= test_end_d27; // bvhIcCore.ts:426
-      test_end_d29 <= test_end_d28; // bvhIcCore.ts:426
-      test_end_d30 <= test_end_d29; // bvhIcCore.ts:426
-      test_end_d31 <= test_end_d30; // bvhIcCore.ts:426
-      test_end_d32 <= test_end_d31; // bvhIcCore.ts:426
-      test_end_d33 <= test_end_d32; // bvhIcCore.ts:426
-      test_end_d34 <= test_end_d33; // bvhIcCore.ts:426
-      test_end_d35 <= test_end_d34; // bvhIcCore.ts:426
-      test_end_d36 <= test_end_d35; // bvhIcCore.ts:426
-      test_end_d37 <= test_end_d36; // bvhIcCore.ts:426
-      test_end_d38 <= test_end_d37; // bvhIcCore.ts:426
-      test_end_d39 <= test_end_d38; // bvhIcCore.ts:426
-      test_end_d40 <= test_end_d39; // bvhIcCore.ts:426
-      test_end_d41 <= test_end_d40; // bvhIcCore.ts:426
-      test_end_d42 <= test_end_d41; // bvhIcCore.ts:426
-      test_end_d43 <= test_end_d42; // bvhIcCore.ts:426
-      test_end_d44 <= test_end_d43; // bvhIcCore.ts:426
-      test_one_sided_d1 <= tri_resp_one_sided; // bvhIcCore.ts:431
-      test_one_sided_d2 <= test_one_sided_d1; // bvhIcCore.ts:431
-      test_one_sided_d3 <= test_one_sided_d2; // bvhIcCore.ts:431
-      test_one_sided_d4 <= test_one_sided_d3; // bvhIcCore.ts:431
-      test_one_sided_d5 <= test_one_sided_d4; // bvhIcCore.ts:431
-      test_one_sided_d6 <= test_one_sided_d5; // bvhIcCore.ts:431
-      test_one_sided_d7 <= test_one_sided_d6; // bvhIcCore.ts:431
-      test_one_sided_d8 <= test_one_sided_d7; // bvhIcCore.ts:431
-      test_one_sided_d9 <= test_one_sided_d8; // bvhIcCore.ts:431
-      test_one_sided_d10 <= test_one_sided_d9; // bvhIcCore.ts:431
-      test_one_sided_d11 <= test_one_sided_d10; // bvhIcCore.ts:431
-      test_one_sided_d12 <= test_one_sided_d11; // bvhIcCore.ts:431
-      test_one_sided_d13 <= test_one_sided_d12; // bvhIcCore.ts:431
-      test_one_sided_d14 <= test_one_sided_d13; // bvhIcCore.ts:431
-      test_one_sided_d15 <= test_one_sided_d14; // bvhIcCore.ts:431
-      test_one_sided_d16 <= test_one_sided_d15; // bvhIcCore.ts:431
-      test_one_sided_d17 <= test_one_sided_d16; // bvhIcCore.ts:431
-      test_one_sided_d18 <= test_one_sided_d17; // bvhIcCore.ts:431
-      test_one_sided_d19 <= test_one_sided_d18; // bvhIcCore.ts:431
-      test_one_sided_d20 <= test_one_sided_d19; // bvhIcCore.ts:431
-      test_one_sided_d21 <= test_one_sided_d20; // bvhIcCore.ts:431
-      test_one_sided_d22 <= test_one_sided_d21; // bvhIcCore.ts:431
-      test_one_sided_d23 <= test_one_sided_d22; // bvhIcCore.ts:431
-      test_one_sided_d24 <= test_one_sided_d23; // bvhIcCore.ts:431
-      test_one_sided_d25 <= test_one_sided_d24; // bvhIcCore.ts:431
-      test_one_sided_d26 <= test_one_sided_d25; // bvhIcCore.ts:431
-      test_one_sided_d27 <= test_one_sided_d26; // bvhIcCore.ts:431
-      test_one_sided_d28 <= test_one_sided_d27; // bvhIcCore.ts:431
-      test_one_sided_d29 <= test_one_sided_d28; // bvhIcCore.ts:431
-      test_one_sided_d30 <= test_one_sided_d29; // bvhIcCore.ts:431
-      test_one_sided_d31 <= test_one_sided_d30; // bvhIcCore.ts:431
-      test_one_sided_d32 <= test_one_sided_d31; // bvhIcCore.ts:431
-      test_one_sided_d33 <= test_one_sided_d32; // bvhIcCore.ts:431
-      test_one_sided_d34 <= test_one_sided_d33; // bvhIcCore.ts:431
-      test_one_sided_d35 <= test_one_sided_d34; // bvhIcCore.ts:431
-      test_one_sided_d36 <= test_one_sided_d35; // bvhIcCore.ts:431
-      test_one_sided_d37 <= test_one_sided_d36; // bvhIcCore.ts:431
-      test_one_sided_d38 <= test_one_sided_d37; // bvhIcCore.ts:431
-      test_one_sided_d39 <= test_one_sided_d38; // bvhIcCore.ts:431
-      test_one_sided_d40 <= test_one_sided_d39; // bvhIcCore.ts:431
-      test_one_sided_d41 <= test_one_sided_d40; // bvhIcCore.ts:431
-      test_one_sided_d42 <= test_one_sided_d41; // bvhIcCore.ts:431
-      test_one_sided_d43 <= test_one_sided_d42; // bvhIcCore.ts:431
-      test_one_sided_d44 <= test_one_sided_d43; // bvhIcCore.ts:431
-      decide_valid <= test_valid_d44; // bvhIcCore.ts:435
-      decide_end <= test_end_d44; // bvhIcCore.ts:436
-      decide_takes <= testHit & inInterval & (test_mask_d44 & mask) != 8'd0 & ~culled; // bvhIcCore.ts:437
+      s2Node <= s1Node; // bvhIcCore.ts:258
+      s2Range <= s1Range; // bvhIcCore.ts:259
+      resp_test_d1 <= reqTest; // bvhIcCore.ts:394
+      resp_test_d2 <= resp_test_d1; // bvhIcCore.ts:394
+      resp_last_d1 <= reqLast; // bvhIcCore.ts:395
+      resp_last_d2 <= resp_last_d1; // bvhIcCore.ts:395
+      test_valid_d1 <= entering; // bvhIcCore.ts:417
+      test_valid_d2 <= test_valid_d1; // bvhIcCore.ts:417
+      test_valid_d3 <= test_valid_d2; // bvhIcCore.ts:417
+      test_valid_d4 <= test_valid_d3; // bvhIcCore.ts:417
+      test_valid_d5 <= test_valid_d4; // bvhIcCore.ts:417
+      test_valid_d6 <= test_valid_d5; // bvhIcCore.ts:417
+      test_valid_d7 <= test_valid_d6; // bvhIcCore.ts:417
+      test_valid_d8 <= test_valid_d7; // bvhIcCore.ts:417
+      test_valid_d9 <= test_valid_d8; // bvhIcCore.ts:417
+      test_valid_d10 <= test_valid_d9; // bvhIcCore.ts:417
+      test_valid_d11 <= test_valid_d10; // bvhIcCore.ts:417
+      test_valid_d12 <= test_valid_d11; // bvhIcCore.ts:417
+      test_valid_d13 <= test_valid_d12; // bvhIcCore.ts:417
+      test_valid_d14 <= test_valid_d13; // bvhIcCore.ts:417
+      test_valid_d15 <= test_valid_d14; // bvhIcCore.ts:417
+      test_valid_d16 <= test_valid_d15; // bvhIcCore.ts:417
+      test_valid_d17 <= test_valid_d16; // bvhIcCore.ts:417
+      test_valid_d18 <= test_valid_d17; // bvhIcCore.ts:417
+      test_valid_d19 <= test_valid_d18; // bvhIcCore.ts:417
+      test_valid_d20 <= test_valid_d19; // bvhIcCore.ts:417
+      test_valid_d21 <= test_valid_d20; // bvhIcCore.ts:417
+      test_valid_d22 <= test_valid_d21; // bvhIcCore.ts:417
+      test_valid_d23 <= test_valid_d22; // bvhIcCore.ts:417
+      test_valid_d24 <= test_valid_d23; // bvhIcCore.ts:417
+      test_valid_d25 <= test_valid_d24; // bvhIcCore.ts:417
+      test_valid_d26 <= test_valid_d25; // bvhIcCore.ts:417
+      test_valid_d27 <= test_valid_d26; // bvhIcCore.ts:417
+      test_valid_d28 <= test_valid_d27; // bvhIcCore.ts:417
+      test_valid_d29 <= test_valid_d28; // bvhIcCore.ts:417
+      test_valid_d30 <= test_valid_d29; // bvhIcCore.ts:417
+      test_valid_d31 <= test_valid_d30; // bvhIcCore.ts:417
+      test_valid_d32 <= test_valid_d31; // bvhIcCore.ts:417
+      test_valid_d33 <= test_valid_d32; // bvhIcCore.ts:417
+      test_valid_d34 <= test_valid_d33; // bvhIcCore.ts:417
+      test_valid_d35 <= test_valid_d34; // bvhIcCore.ts:417
+      test_valid_d36 <= test_valid_d35; // bvhIcCore.ts:417
+      test_valid_d37 <= test_valid_d36; // bvhIcCore.ts:417
+      test_valid_d38 <= test_valid_d37; // bvhIcCore.ts:417
+      test_valid_d39 <= test_valid_d38; // bvhIcCore.ts:417
+      test_valid_d40 <= test_valid_d39; // bvhIcCore.ts:417
+      test_valid_d41 <= test_valid_d40; // bvhIcCore.ts:417
+      test_valid_d42 <= test_valid_d41; // bvhIcCore.ts:417
+      test_valid_d43 <= test_valid_d42; // bvhIcCore.ts:417
+      test_valid_d44 <= test_valid_d43; // bvhIcCore.ts:417
+      test_end_d1 <= resp_last_d2; // bvhIcCore.ts:418
+      test_end_d2 <= test_end_d1; // bvhIcCore.ts:418
+      test_end_d3 <= test_end_d2; // bvhIcCore.ts:418
+      test_end_d4 <= test_end_d3; // bvhIcCore.ts:418
+      test_end_d5 <= test_end_d4; // bvhIcCore.ts:418
+      test_end_d6 <= test_end_d5; // bvhIcCore.ts:418
+      test_end_d7 <= test_end_d6; // bvhIcCore.ts:418
+      test_end_d8 <= test_end_d7; // bvhIcCore.ts:418
+      test_end_d9 <= test_end_d8; // bvhIcCore.ts:418
+      test_end_d10 <= test_end_d9; // bvhIcCore.ts:418
+      test_end_d11 <= test_end_d10; // bvhIcCore.ts:418
+      test_end_d12 <= test_end_d11; // bvhIcCore.ts:418
+      test_end_d13 <= test_end_d12; // bvhIcCore.ts:418
+      test_end_d14 <= test_end_d13; // bvhIcCore.ts:418
+      test_end_d15 <= test_end_d14; // bvhIcCore.ts:418
+      test_end_d16 <= test_end_d15; // bvhIcCore.ts:418
+      test_end_d17 <= test_end_d16; // bvhIcCore.ts:418
+      test_end_d18 <= test_end_d17; // bvhIcCore.ts:418
+      test_end_d19 <= test_end_d18; // bvhIcCore.ts:418
+      test_end_d20 <= test_end_d19; // bvhIcCore.ts:418
+      test_end_d21 <= test_end_d20; // bvhIcCore.ts:418
+      test_end_d22 <= test_end_d21; // bvhIcCore.ts:418
+      test_end_d23 <= test_end_d22; // bvhIcCore.ts:418
+      test_end_d24 <= test_end_d23; // bvhIcCore.ts:418
+      test_end_d25 <= test_end_d24; // bvhIcCore.ts:418
+      test_end_d26 <= test_end_d25; // bvhIcCore.ts:418
+      test_end_d27 <= test_end_d26; // bvhIcCore.ts:418
+      test_end_d28 <= test_end_d27; // bvhIcCore.ts:418
+      test_end_d29 <= test_end_d28; // bvhIcCore.ts:418
+      test_end_d30 <= test_end_d29; // bvhIcCore.ts:418
+      test_end_d31 <= test_end_d30; // bvhIcCore.ts:418
+      test_end_d32 <= test_end_d31; // bvhIcCore.ts:418
+      test_end_d33 <= test_end_d32; // bvhIcCore.ts:418
+      test_end_d34 <= test_end_d33; // bvhIcCore.ts:418
+      test_end_d35 <= test_end_d34; // bvhIcCore.ts:418
+      test_end_d36 <= test_end_d35; // bvhIcCore.ts:418
+      test_end_d37 <= test_end_d36; // bvhIcCore.ts:418
+      test_end_d38 <= test_end_d37; // bvhIcCore.ts:418
+      test_end_d39 <= test_end_d38; // bvhIcCore.ts:418
+      test_end_d40 <= test_end_d39; // bvhIcCore.ts:418
+      test_end_d41 <= test_end_d40; // bvhIcCore.ts:418
+      test_end_d42 <= test_end_d41; // bvhIcCore.ts:418
+      test_end_d43 <= test_end_d42; // bvhIcCore.ts:418
+      test_end_d44 <= test_end_d43; // bvhIcCore.ts:418
+      test_one_sided_d1 <= tri_resp_one_sided; // bvhIcCore.ts:423
+      test_one_sided_d2 <= test_one_sided_d1; // bvhIcCore.ts:423
+      test_one_sided_d3 <= test_one_sided_d2; // bvhIcCore.ts:423
+      test_one_sided_d4 <= test_one_sided_d3; // bvhIcCore.ts:423
+      test_one_sided_d5 <= test_one_sided_d4; // bvhIcCore.ts:423
+      test_one_sided_d6 <= test_one_sided_d5; // bvhIcCore.ts:423
+      test_one_sided_d7 <= test_one_sided_d6; // bvhIcCore.ts:423
+      test_one_sided_d8 <= test_one_sided_d7; // bvhIcCore.ts:423
+      test_one_sided_d9 <= test_one_sided_d8; // bvhIcCore.ts:423
+      test_one_sided_d10 <= test_one_sided_d9; // bvhIcCore.ts:423
+      test_one_sided_d11 <= test_one_sided_d10; // bvhIcCore.ts:423
+      test_one_sided_d12 <= test_one_sided_d11; // bvhIcCore.ts:423
+      test_one_sided_d13 <= test_one_sided_d12; // bvhIcCore.ts:423
+      test_one_sided_d14 <= test_one_sided_d13; // bvhIcCore.ts:423
+      test_one_sided_d15 <= test_one_sided_d14; // bvhIcCore.ts:423
+      test_one_sided_d16 <= test_one_sided_d15; // bvhIcCore.ts:423
+      test_one_sided_d17 <= test_one_sided_d16; // bvhIcCore.ts:423
+      test_one_sided_d18 <= test_one_sided_d17; // bvhIcCore.ts:423
+      test_one_sided_d19 <= test_one_sided_d18; // bvhIcCore.ts:423
+      test_one_sided_d20 <= test_one_sided_d19; // bvhIcCore.ts:423
+      test_one_sided_d21 <= test_one_sided_d20; // bvhIcCore.ts:423
+      test_one_sided_d22 <= test_one_sided_d21; // bvhIcCore.ts:423
+      test_one_sided_d23 <= test_one_sided_d22; // bvhIcCore.ts:423
+      test_one_sided_d24 <= test_one_sided_d23; // bvhIcCore.ts:423
+      test_one_sided_d25 <= test_one_sided_d24; // bvhIcCore.ts:423
+      test_one_sided_d26 <= test_one_sided_d25; // bvhIcCore.ts:423
+      test_one_sided_d27 <= test_one_sided_d26; // bvhIcCore.ts:423
+      test_one_sided_d28 <= test_one_sided_d27; // bvhIcCore.ts:423
+      test_one_sided_d29 <= test_one_sided_d28; // bvhIcCore.ts:423
+      test_one_sided_d30 <= test_one_sided_d29; // bvhIcCore.ts:423
+      test_one_sided_d31 <= test_one_sided_d30; // bvhIcCore.ts:423
+      test_one_sided_d32 <= test_one_sided_d31; // bvhIcCore.ts:423
+      test_one_sided_d33 <= test_one_sided_d32; // bvhIcCore.ts:423
+      test_one_sided_d34 <= test_one_sided_d33; // bvhIcCore.ts:423
+      test_one_sided_d35 <= test_one_sided_d34; // bvhIcCore.ts:423
+      test_one_sided_d36 <= test_one_sided_d35; // bvhIcCore.ts:423
+      test_one_sided_d37 <= test_one_sided_d36; // bvhIcCore.ts:423
+      test_one_sided_d38 <= test_one_sided_d37; // bvhIcCore.ts:423
+      test_one_sided_d39 <= test_one_sided_d38; // bvhIcCore.ts:423
+      test_one_sided_d40 <= test_one_sided_d39; // bvhIcCore.ts:423
+      test_one_sided_d41 <= test_one_sided_d40; // bvhIcCore.ts:423
+      test_one_sided_d42 <= test_one_sided_d41; // bvhIcCore.ts:423
+      test_one_sided_d43 <= test_one_sided_d42; // bvhIcCore.ts:423
+      test_one_sided_d44 <= test_one_sided_d43; // bvhIcCore.ts:423
+      decide_valid <= test_valid_d44; // bvhIcCore.ts:427
+      decide_end <= test_end_d44; // bvhIcCore.ts:428
+      decide_takes <= testHit & inInterval & (test_mask_d44 & mask) != 8'd0 & ~culled; // bvhIcCore.ts:429
       f1Valid <= finish_slot_valid; // rayAnswer.ts:44
       done_d1 <= f1Valid; // rayAnswer.ts:52
       done_d2 <= done_d1; // rayAnswer.ts:52
@@ -3256,134 +3256,134 @@ module BvhIcCore_a42b934c (
       done_d6 <= done_d5; // rayAnswer.ts:52
       done_d7 <= done_d6; // rayAnswer.ts:52
       done_d8 <= done_d7; // rayAnswer.ts:52
-      if (reqActive) walking <= 7'd1 < reqLeft & reqTest_not; // bvhIcCore.ts:366
-      if (accept) ray_count <= ray_count + 32'd1; // bvhIcCore.ts:525
-      if (counted) triangle_tests <= triangle_tests + 32'd1; // bvhIcCore.ts:525
-      if (s1Node) node_test_count <= node_test_count + 32'd1; // bvhIcCore.ts:525
-      if (~(&free_slot_in)) busy <= busy + 32'd1; // bvhIcCore.ts:525
+      if (reqActive) walking <= 7'd1 < reqLeft & not_cut; // bvhIcCore.ts:358
+      if (accept) ray_count <= ray_count + 32'd1; // bvhIcCore.ts:517
+      if (counted) triangle_tests <= triangle_tests + 32'd1; // bvhIcCore.ts:517
+      if (s1Node) node_test_count <= node_test_count + 32'd1; // bvhIcCore.ts:517
+      if (~(&free_slot_in)) busy <= busy + 32'd1; // bvhIcCore.ts:517
     end
   end
 
   always_ff @(posedge clk) begin
-    if (ray0_state_sel_and_17) begin // bvhIcCore.ts:471
-      ray0_origin <= ray_origin; // bvhIcCore.ts:473
-      ray0_direction <= ray_direction; // bvhIcCore.ts:474
-      ray0_thread <= ray_thread; // bvhIcCore.ts:475
-      ray0_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_0) begin // bvhIcCore.ts:463
+      ray0_origin <= ray_origin; // bvhIcCore.ts:465
+      ray0_direction <= ray_direction; // bvhIcCore.ts:466
+      ray0_thread <= ray_thread; // bvhIcCore.ts:467
+      ray0_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray0_state_sel_and_16) ray0_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray0_have_best_sel_and_1) begin // bvhIcCore.ts:500
-      ray0_best_t <= decide_t; // bvhIcCore.ts:502
-      ray0_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray0_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray0_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray0_best_u <= decide_u; // bvhIcCore.ts:503
-      ray0_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_0) ray0_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_0) begin // bvhIcCore.ts:492
+      ray0_best_t <= decide_t; // bvhIcCore.ts:494
+      ray0_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray0_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray0_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray0_best_u <= decide_u; // bvhIcCore.ts:495
+      ray0_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray1_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray1_origin <= ray_origin; // bvhIcCore.ts:473
-      ray1_direction <= ray_direction; // bvhIcCore.ts:474
-      ray1_thread <= ray_thread; // bvhIcCore.ts:475
-      ray1_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_1) begin // bvhIcCore.ts:463
+      ray1_origin <= ray_origin; // bvhIcCore.ts:465
+      ray1_direction <= ray_direction; // bvhIcCore.ts:466
+      ray1_thread <= ray_thread; // bvhIcCore.ts:467
+      ray1_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray1_state_sel_and_8) ray1_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray1_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray1_best_t <= decide_t; // bvhIcCore.ts:502
-      ray1_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray1_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray1_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray1_best_u <= decide_u; // bvhIcCore.ts:503
-      ray1_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_1) ray1_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_1) begin // bvhIcCore.ts:492
+      ray1_best_t <= decide_t; // bvhIcCore.ts:494
+      ray1_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray1_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray1_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray1_best_u <= decide_u; // bvhIcCore.ts:495
+      ray1_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray2_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray2_origin <= ray_origin; // bvhIcCore.ts:473
-      ray2_direction <= ray_direction; // bvhIcCore.ts:474
-      ray2_thread <= ray_thread; // bvhIcCore.ts:475
-      ray2_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_2) begin // bvhIcCore.ts:463
+      ray2_origin <= ray_origin; // bvhIcCore.ts:465
+      ray2_direction <= ray_direction; // bvhIcCore.ts:466
+      ray2_thread <= ray_thread; // bvhIcCore.ts:467
+      ray2_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray2_state_sel_and_8) ray2_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray2_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray2_best_t <= decide_t; // bvhIcCore.ts:502
-      ray2_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray2_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray2_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray2_best_u <= decide_u; // bvhIcCore.ts:503
-      ray2_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_2) ray2_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_2) begin // bvhIcCore.ts:492
+      ray2_best_t <= decide_t; // bvhIcCore.ts:494
+      ray2_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray2_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray2_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray2_best_u <= decide_u; // bvhIcCore.ts:495
+      ray2_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray3_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray3_origin <= ray_origin; // bvhIcCore.ts:473
-      ray3_direction <= ray_direction; // bvhIcCore.ts:474
-      ray3_thread <= ray_thread; // bvhIcCore.ts:475
-      ray3_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_3) begin // bvhIcCore.ts:463
+      ray3_origin <= ray_origin; // bvhIcCore.ts:465
+      ray3_direction <= ray_direction; // bvhIcCore.ts:466
+      ray3_thread <= ray_thread; // bvhIcCore.ts:467
+      ray3_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray3_state_sel_and_8) ray3_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray3_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray3_best_t <= decide_t; // bvhIcCore.ts:502
-      ray3_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray3_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray3_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray3_best_u <= decide_u; // bvhIcCore.ts:503
-      ray3_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_3) ray3_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_3) begin // bvhIcCore.ts:492
+      ray3_best_t <= decide_t; // bvhIcCore.ts:494
+      ray3_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray3_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray3_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray3_best_u <= decide_u; // bvhIcCore.ts:495
+      ray3_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray4_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray4_origin <= ray_origin; // bvhIcCore.ts:473
-      ray4_direction <= ray_direction; // bvhIcCore.ts:474
-      ray4_thread <= ray_thread; // bvhIcCore.ts:475
-      ray4_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_4) begin // bvhIcCore.ts:463
+      ray4_origin <= ray_origin; // bvhIcCore.ts:465
+      ray4_direction <= ray_direction; // bvhIcCore.ts:466
+      ray4_thread <= ray_thread; // bvhIcCore.ts:467
+      ray4_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray4_state_sel_and_8) ray4_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray4_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray4_best_t <= decide_t; // bvhIcCore.ts:502
-      ray4_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray4_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray4_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray4_best_u <= decide_u; // bvhIcCore.ts:503
-      ray4_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_4) ray4_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_4) begin // bvhIcCore.ts:492
+      ray4_best_t <= decide_t; // bvhIcCore.ts:494
+      ray4_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray4_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray4_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray4_best_u <= decide_u; // bvhIcCore.ts:495
+      ray4_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray5_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray5_origin <= ray_origin; // bvhIcCore.ts:473
-      ray5_direction <= ray_direction; // bvhIcCore.ts:474
-      ray5_thread <= ray_thread; // bvhIcCore.ts:475
-      ray5_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_5) begin // bvhIcCore.ts:463
+      ray5_origin <= ray_origin; // bvhIcCore.ts:465
+      ray5_direction <= ray_direction; // bvhIcCore.ts:466
+      ray5_thread <= ray_thread; // bvhIcCore.ts:467
+      ray5_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray5_state_sel_and_8) ray5_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray5_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray5_best_t <= decide_t; // bvhIcCore.ts:502
-      ray5_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray5_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray5_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray5_best_u <= decide_u; // bvhIcCore.ts:503
-      ray5_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_5) ray5_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_5) begin // bvhIcCore.ts:492
+      ray5_best_t <= decide_t; // bvhIcCore.ts:494
+      ray5_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray5_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray5_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray5_best_u <= decide_u; // bvhIcCore.ts:495
+      ray5_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray6_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray6_origin <= ray_origin; // bvhIcCore.ts:473
-      ray6_direction <= ray_direction; // bvhIcCore.ts:474
-      ray6_thread <= ray_thread; // bvhIcCore.ts:475
-      ray6_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_6) begin // bvhIcCore.ts:463
+      ray6_origin <= ray_origin; // bvhIcCore.ts:465
+      ray6_direction <= ray_direction; // bvhIcCore.ts:466
+      ray6_thread <= ray_thread; // bvhIcCore.ts:467
+      ray6_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray6_state_sel_and_8) ray6_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray6_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray6_best_t <= decide_t; // bvhIcCore.ts:502
-      ray6_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray6_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray6_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray6_best_u <= decide_u; // bvhIcCore.ts:503
-      ray6_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_6) ray6_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_6) begin // bvhIcCore.ts:492
+      ray6_best_t <= decide_t; // bvhIcCore.ts:494
+      ray6_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray6_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray6_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray6_best_u <= decide_u; // bvhIcCore.ts:495
+      ray6_best_v <= decide_v; // bvhIcCore.ts:496
     end
-    if (ray7_state_sel_and_9) begin // bvhIcCore.ts:471
-      ray7_origin <= ray_origin; // bvhIcCore.ts:473
-      ray7_direction <= ray_direction; // bvhIcCore.ts:474
-      ray7_thread <= ray_thread; // bvhIcCore.ts:475
-      ray7_query <= ray_query; // bvhIcCore.ts:476
+    if (accept_and_free_slot_index_eq_7) begin // bvhIcCore.ts:463
+      ray7_origin <= ray_origin; // bvhIcCore.ts:465
+      ray7_direction <= ray_direction; // bvhIcCore.ts:466
+      ray7_thread <= ray_thread; // bvhIcCore.ts:467
+      ray7_query <= ray_query; // bvhIcCore.ts:468
     end
-    if (ray7_state_sel_and_8) ray7_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:484
-    if (ray7_have_best_sel_and) begin // bvhIcCore.ts:500
-      ray7_best_t <= decide_t; // bvhIcCore.ts:502
-      ray7_best_triangle <= decide_id; // bvhIcCore.ts:505
-      ray7_best_shader <= decide_shader; // bvhIcCore.ts:506
-      ray7_best_normal <= decide_normal; // bvhIcCore.ts:507
-      ray7_best_u <= decide_u; // bvhIcCore.ts:503
-      ray7_best_v <= decide_v; // bvhIcCore.ts:504
+    if (inverse_valid_d14_and_inverse_slot_d14_eq_7) ray7_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:476
+    if (accepted_and_closer_and_decide_slot_eq_7) begin // bvhIcCore.ts:492
+      ray7_best_t <= decide_t; // bvhIcCore.ts:494
+      ray7_best_triangle <= decide_id; // bvhIcCore.ts:497
+      ray7_best_shader <= decide_shader; // bvhIcCore.ts:498
+      ray7_best_normal <= decide_normal; // bvhIcCore.ts:499
+      ray7_best_u <= decide_u; // bvhIcCore.ts:495
+      ray7_best_v <= decide_v; // bvhIcCore.ts:496
     end
     inverse_slot_d1 <= free_slot_index; // rayIntake.ts:53
     inverse_slot_d2 <= inverse_slot_d1; // rayIntake.ts:53
@@ -3400,30 +3400,30 @@ module BvhIcCore_a42b934c (
     inverse_slot_d13 <= inverse_slot_d12; // rayIntake.ts:53
     inverse_slot_d14 <= inverse_slot_d13; // rayIntake.ts:53
     s1Slot <= pop_arbiter_chosen; // bvhIcCore.ts:220
-    s1Fresh <= ray0_sp_slice ? s1Fresh_mux_2 : s1Fresh_mux_5; // bvhIcCore.ts:221
+    s1Fresh <= pop_arbiter_chosen_bit_2 ? s1Fresh_mux_2 : s1Fresh_mux_5; // bvhIcCore.ts:221
     s1Bank <= depth[1:0]; // bvhIcCore.ts:222
-    s2Slot <= s1Slot; // bvhIcCore.ts:269
-    s2Best <= node_req_valid_mux_6 ? fcmp0_b : 32'h7f800000; // bvhIcCore.ts:270
-    s2Tmin <= tmin; // bvhIcCore.ts:271
-    s2Tmax <= tmax; // bvhIcCore.ts:272
-    resp_slot_d1 <= reqSlot; // bvhIcCore.ts:404
-    resp_slot_d2 <= resp_slot_d1; // bvhIcCore.ts:404
-    resp_id_d1 <= reqId; // bvhIcCore.ts:405
-    resp_id_d2 <= resp_id_d1; // bvhIcCore.ts:405
-    test_slot_at3_d1 <= resp_slot_d2; // bvhIcCore.ts:407
-    test_slot_at3_d2 <= test_slot_at3_d1; // bvhIcCore.ts:407
-    test_slot_at3_d3 <= test_slot_at3_d2; // bvhIcCore.ts:407
-    test_slot_at11_d1 <= resp_slot_d2; // bvhIcCore.ts:407
-    test_slot_at11_d2 <= test_slot_at11_d1; // bvhIcCore.ts:407
-    test_slot_at11_d3 <= test_slot_at11_d2; // bvhIcCore.ts:407
-    test_slot_at11_d4 <= test_slot_at11_d3; // bvhIcCore.ts:407
-    test_slot_at11_d5 <= test_slot_at11_d4; // bvhIcCore.ts:407
-    test_slot_at11_d6 <= test_slot_at11_d5; // bvhIcCore.ts:407
-    test_slot_at11_d7 <= test_slot_at11_d6; // bvhIcCore.ts:407
-    test_slot_at11_d8 <= test_slot_at11_d7; // bvhIcCore.ts:407
-    test_slot_at11_d9 <= test_slot_at11_d8; // bvhIcCore.ts:407
-    test_slot_at11_d10 <= test_slot_at11_d9; // bvhIcCore.ts:407
-    test_slot_at11_d11 <= test_slot_at11_d10; // bvhIcCore.ts:407
+    s2Slot <= s1Slot; // bvhIcCore.ts:260
+    s2Best <= node_req_valid_mux_6 ? fcmp0_b : 32'h7f800000; // bvhIcCore.ts:261
+    s2Tmin <= tmin; // bvhIcCore.ts:262
+    s2Tmax <= tmax; // bvhIcCore.ts:263
+    resp_slot_d1 <= reqSlot; // bvhIcCore.ts:396
+    resp_slot_d2 <= resp_slot_d1; // bvhIcCore.ts:396
+    resp_id_d1 <= reqId; // bvhIcCore.ts:397
+    resp_id_d2 <= resp_id_d1; // bvhIcCore.ts:397
+    test_slot_at3_d1 <= resp_slot_d2; // bvhIcCore.ts:399
+    test_slot_at3_d2 <= test_slot_at3_d1; // bvhIcCore.ts:399
+    test_slot_at3_d3 <= test_slot_at3_d2; // bvhIcCore.ts:399
+    test_slot_at11_d1 <= resp_slot_d2; // bvhIcCore.ts:399
+    test_slot_at11_d2 <= test_slot_at11_d1; // bvhIcCore.ts:399
+    test_slot_at11_d3 <= test_slot_at11_d2; // bvhIcCore.ts:399
+    test_slot_at11_d4 <= test_slot_at11_d3; // bvhIcCore.ts:399
+    test_slot_at11_d5 <= test_slot_at11_d4; // bvhIcCore.ts:399
+    test_slot_at11_d6 <= test_slot_at11_d5; // bvhIcCore.ts:399
+    test_slot_at11_d7 <= test_slot_at11_d6; // bvhIcCore.ts:399
+    test_slot_at11_d8 <= test_slot_at11_d7; // bvhIcCore.ts:399
+    test_slot_at11_d9 <= test_slot_at11_d8; // bvhIcCore.ts:399
+    test_slot_at11_d10 <= test_slot_at11_d9; // bvhIcCore.ts:399
+    test_slot_at11_d11 <= test_slot_at11_d10; // bvhIcCore.ts:399
     e1x_d1 <= fsub1_result; // mollerTrumbore.ts:47
     e1x_d2 <= e1x_d1; // mollerTrumbore.ts:47
     e1x_d3 <= e1x_d2; // mollerTrumbore.ts:47
@@ -3614,189 +3614,189 @@ module BvhIcCore_a42b934c (
     normal_d31 <= normal_d30; // mollerTrumbore.ts:66
     normal_d32 <= normal_d31; // mollerTrumbore.ts:66
     normal_d33 <= normal_d32; // mollerTrumbore.ts:66
-    test_slot_at44_d1 <= resp_slot_d2; // bvhIcCore.ts:407
-    test_slot_at44_d2 <= test_slot_at44_d1; // bvhIcCore.ts:407
-    test_slot_at44_d3 <= test_slot_at44_d2; // bvhIcCore.ts:407
-    test_slot_at44_d4 <= test_slot_at44_d3; // bvhIcCore.ts:407
-    test_slot_at44_d5 <= test_slot_at44_d4; // bvhIcCore.ts:407
-    test_slot_at44_d6 <= test_slot_at44_d5; // bvhIcCore.ts:407
-    test_slot_at44_d7 <= test_slot_at44_d6; // bvhIcCore.ts:407
-    test_slot_at44_d8 <= test_slot_at44_d7; // bvhIcCore.ts:407
-    test_slot_at44_d9 <= test_slot_at44_d8; // bvhIcCore.ts:407
-    test_slot_at44_d10 <= test_slot_at44_d9; // bvhIcCore.ts:407
-    test_slot_at44_d11 <= test_slot_at44_d10; // bvhIcCore.ts:407
-    test_slot_at44_d12 <= test_slot_at44_d11; // bvhIcCore.ts:407
-    test_slot_at44_d13 <= test_slot_at44_d12; // bvhIcCore.ts:407
-    test_slot_at44_d14 <= test_slot_at44_d13; // bvhIcCore.ts:407
-    test_slot_at44_d15 <= test_slot_at44_d14; // bvhIcCore.ts:407
-    test_slot_at44_d16 <= test_slot_at44_d15; // bvhIcCore.ts:407
-    test_slot_at44_d17 <= test_slot_at44_d16; // bvhIcCore.ts:407
-    test_slot_at44_d18 <= test_slot_at44_d17; // bvhIcCore.ts:407
-    test_slot_at44_d19 <= test_slot_at44_d18; // bvhIcCore.ts:407
-    test_slot_at44_d20 <= test_slot_at44_d19; // bvhIcCore.ts:407
-    test_slot_at44_d21 <= test_slot_at44_d20; // bvhIcCore.ts:407
-    test_slot_at44_d22 <= test_slot_at44_d21; // bvhIcCore.ts:407
-    test_slot_at44_d23 <= test_slot_at44_d22; // bvhIcCore.ts:407
-    test_slot_at44_d24 <= test_slot_at44_d23; // bvhIcCore.ts:407
-    test_slot_at44_d25 <= test_slot_at44_d24; // bvhIcCore.ts:407
-    test_slot_at44_d26 <= test_slot_at44_d25; // bvhIcCore.ts:407
-    test_slot_at44_d27 <= test_slot_at44_d26; // bvhIcCore.ts:407
-    test_slot_at44_d28 <= test_slot_at44_d27; // bvhIcCore.ts:407
-    test_slot_at44_d29 <= test_slot_at44_d28; // bvhIcCore.ts:407
-    test_slot_at44_d30 <= test_slot_at44_d29; // bvhIcCore.ts:407
-    test_slot_at44_d31 <= test_slot_at44_d30; // bvhIcCore.ts:407
-    test_slot_at44_d32 <= test_slot_at44_d31; // bvhIcCore.ts:407
-    test_slot_at44_d33 <= test_slot_at44_d32; // bvhIcCore.ts:407
-    test_slot_at44_d34 <= test_slot_at44_d33; // bvhIcCore.ts:407
-    test_slot_at44_d35 <= test_slot_at44_d34; // bvhIcCore.ts:407
-    test_slot_at44_d36 <= test_slot_at44_d35; // bvhIcCore.ts:407
-    test_slot_at44_d37 <= test_slot_at44_d36; // bvhIcCore.ts:407
-    test_slot_at44_d38 <= test_slot_at44_d37; // bvhIcCore.ts:407
-    test_slot_at44_d39 <= test_slot_at44_d38; // bvhIcCore.ts:407
-    test_slot_at44_d40 <= test_slot_at44_d39; // bvhIcCore.ts:407
-    test_slot_at44_d41 <= test_slot_at44_d40; // bvhIcCore.ts:407
-    test_slot_at44_d42 <= test_slot_at44_d41; // bvhIcCore.ts:407
-    test_slot_at44_d43 <= test_slot_at44_d42; // bvhIcCore.ts:407
-    test_slot_at44_d44 <= test_slot_at44_d43; // bvhIcCore.ts:407
-    test_mask_d1 <= tri_resp_mask; // bvhIcCore.ts:430
-    test_mask_d2 <= test_mask_d1; // bvhIcCore.ts:430
-    test_mask_d3 <= test_mask_d2; // bvhIcCore.ts:430
-    test_mask_d4 <= test_mask_d3; // bvhIcCore.ts:430
-    test_mask_d5 <= test_mask_d4; // bvhIcCore.ts:430
-    test_mask_d6 <= test_mask_d5; // bvhIcCore.ts:430
-    test_mask_d7 <= test_mask_d6; // bvhIcCore.ts:430
-    test_mask_d8 <= test_mask_d7; // bvhIcCore.ts:430
-    test_mask_d9 <= test_mask_d8; // bvhIcCore.ts:430
-    test_mask_d10 <= test_mask_d9; // bvhIcCore.ts:430
-    test_mask_d11 <= test_mask_d10; // bvhIcCore.ts:430
-    test_mask_d12 <= test_mask_d11; // bvhIcCore.ts:430
-    test_mask_d13 <= test_mask_d12; // bvhIcCore.ts:430
-    test_mask_d14 <= test_mask_d13; // bvhIcCore.ts:430
-    test_mask_d15 <= test_mask_d14; // bvhIcCore.ts:430
-    test_mask_d16 <= test_mask_d15; // bvhIcCore.ts:430
-    test_mask_d17 <= test_mask_d16; // bvhIcCore.ts:430
-    test_mask_d18 <= test_mask_d17; // bvhIcCore.ts:430
-    test_mask_d19 <= test_mask_d18; // bvhIcCore.ts:430
-    test_mask_d20 <= test_mask_d19; // bvhIcCore.ts:430
-    test_mask_d21 <= test_mask_d20; // bvhIcCore.ts:430
-    test_mask_d22 <= test_mask_d21; // bvhIcCore.ts:430
-    test_mask_d23 <= test_mask_d22; // bvhIcCore.ts:430
-    test_mask_d24 <= test_mask_d23; // bvhIcCore.ts:430
-    test_mask_d25 <= test_mask_d24; // bvhIcCore.ts:430
-    test_mask_d26 <= test_mask_d25; // bvhIcCore.ts:430
-    test_mask_d27 <= test_mask_d26; // bvhIcCore.ts:430
-    test_mask_d28 <= test_mask_d27; // bvhIcCore.ts:430
-    test_mask_d29 <= test_mask_d28; // bvhIcCore.ts:430
-    test_mask_d30 <= test_mask_d29; // bvhIcCore.ts:430
-    test_mask_d31 <= test_mask_d30; // bvhIcCore.ts:430
-    test_mask_d32 <= test_mask_d31; // bvhIcCore.ts:430
-    test_mask_d33 <= test_mask_d32; // bvhIcCore.ts:430
-    test_mask_d34 <= test_mask_d33; // bvhIcCore.ts:430
-    test_mask_d35 <= test_mask_d34; // bvhIcCore.ts:430
-    test_mask_d36 <= test_mask_d35; // bvhIcCore.ts:430
-    test_mask_d37 <= test_mask_d36; // bvhIcCore.ts:430
-    test_mask_d38 <= test_mask_d37; // bvhIcCore.ts:430
-    test_mask_d39 <= test_mask_d38; // bvhIcCore.ts:430
-    test_mask_d40 <= test_mask_d39; // bvhIcCore.ts:430
-    test_mask_d41 <= test_mask_d40; // bvhIcCore.ts:430
-    test_mask_d42 <= test_mask_d41; // bvhIcCore.ts:430
-    test_mask_d43 <= test_mask_d42; // bvhIcCore.ts:430
-    test_mask_d44 <= test_mask_d43; // bvhIcCore.ts:430
-    decide_slot <= test_slot_at44_d44; // bvhIcCore.ts:434
-    test_id_d1 <= resp_id_d2; // bvhIcCore.ts:439
-    test_id_d2 <= test_id_d1; // bvhIcCore.ts:439
-    test_id_d3 <= test_id_d2; // bvhIcCore.ts:439
-    test_id_d4 <= test_id_d3; // bvhIcCore.ts:439
-    test_id_d5 <= test_id_d4; // bvhIcCore.ts:439
-    test_id_d6 <= test_id_d5; // bvhIcCore.ts:439
-    test_id_d7 <= test_id_d6; // bvhIcCore.ts:439
-    test_id_d8 <= test_id_d7; // bvhIcCore.ts:439
-    test_id_d9 <= test_id_d8; // bvhIcCore.ts:439
-    test_id_d10 <= test_id_d9; // bvhIcCore.ts:439
-    test_id_d11 <= test_id_d10; // bvhIcCore.ts:439
-    test_id_d12 <= test_id_d11; // bvhIcCore.ts:439
-    test_id_d13 <= test_id_d12; // bvhIcCore.ts:439
-    test_id_d14 <= test_id_d13; // bvhIcCore.ts:439
-    test_id_d15 <= test_id_d14; // bvhIcCore.ts:439
-    test_id_d16 <= test_id_d15; // bvhIcCore.ts:439
-    test_id_d17 <= test_id_d16; // bvhIcCore.ts:439
-    test_id_d18 <= test_id_d17; // bvhIcCore.ts:439
-    test_id_d19 <= test_id_d18; // bvhIcCore.ts:439
-    test_id_d20 <= test_id_d19; // bvhIcCore.ts:439
-    test_id_d21 <= test_id_d20; // bvhIcCore.ts:439
-    test_id_d22 <= test_id_d21; // bvhIcCore.ts:439
-    test_id_d23 <= test_id_d22; // bvhIcCore.ts:439
-    test_id_d24 <= test_id_d23; // bvhIcCore.ts:439
-    test_id_d25 <= test_id_d24; // bvhIcCore.ts:439
-    test_id_d26 <= test_id_d25; // bvhIcCore.ts:439
-    test_id_d27 <= test_id_d26; // bvhIcCore.ts:439
-    test_id_d28 <= test_id_d27; // bvhIcCore.ts:439
-    test_id_d29 <= test_id_d28; // bvhIcCore.ts:439
-    test_id_d30 <= test_id_d29; // bvhIcCore.ts:439
-    test_id_d31 <= test_id_d30; // bvhIcCore.ts:439
-    test_id_d32 <= test_id_d31; // bvhIcCore.ts:439
-    test_id_d33 <= test_id_d32; // bvhIcCore.ts:439
-    test_id_d34 <= test_id_d33; // bvhIcCore.ts:439
-    test_id_d35 <= test_id_d34; // bvhIcCore.ts:439
-    test_id_d36 <= test_id_d35; // bvhIcCore.ts:439
-    test_id_d37 <= test_id_d36; // bvhIcCore.ts:439
-    test_id_d38 <= test_id_d37; // bvhIcCore.ts:439
-    test_id_d39 <= test_id_d38; // bvhIcCore.ts:439
-    test_id_d40 <= test_id_d39; // bvhIcCore.ts:439
-    test_id_d41 <= test_id_d40; // bvhIcCore.ts:439
-    test_id_d42 <= test_id_d41; // bvhIcCore.ts:439
-    test_id_d43 <= test_id_d42; // bvhIcCore.ts:439
-    test_id_d44 <= test_id_d43; // bvhIcCore.ts:439
-    decide_id <= test_id_d44; // bvhIcCore.ts:434
-    decide_t <= t_d3; // bvhIcCore.ts:434
-    test_shader_d1 <= tri_resp_shader; // bvhIcCore.ts:451
-    test_shader_d2 <= test_shader_d1; // bvhIcCore.ts:451
-    test_shader_d3 <= test_shader_d2; // bvhIcCore.ts:451
-    test_shader_d4 <= test_shader_d3; // bvhIcCore.ts:451
-    test_shader_d5 <= test_shader_d4; // bvhIcCore.ts:451
-    test_shader_d6 <= test_shader_d5; // bvhIcCore.ts:451
-    test_shader_d7 <= test_shader_d6; // bvhIcCore.ts:451
-    test_shader_d8 <= test_shader_d7; // bvhIcCore.ts:451
-    test_shader_d9 <= test_shader_d8; // bvhIcCore.ts:451
-    test_shader_d10 <= test_shader_d9; // bvhIcCore.ts:451
-    test_shader_d11 <= test_shader_d10; // bvhIcCore.ts:451
-    test_shader_d12 <= test_shader_d11; // bvhIcCore.ts:451
-    test_shader_d13 <= test_shader_d12; // bvhIcCore.ts:451
-    test_shader_d14 <= test_shader_d13; // bvhIcCore.ts:451
-    test_shader_d15 <= test_shader_d14; // bvhIcCore.ts:451
-    test_shader_d16 <= test_shader_d15; // bvhIcCore.ts:451
-    test_shader_d17 <= test_shader_d16; // bvhIcCore.ts:451
-    test_shader_d18 <= test_shader_d17; // bvhIcCore.ts:451
-    test_shader_d19 <= test_shader_d18; // bvhIcCore.ts:451
-    test_shader_d20 <= test_shader_d19; // bvhIcCore.ts:451
-    test_shader_d21 <= test_shader_d20; // bvhIcCore.ts:451
-    test_shader_d22 <= test_shader_d21; // bvhIcCore.ts:451
-    test_shader_d23 <= test_shader_d22; // bvhIcCore.ts:451
-    test_shader_d24 <= test_shader_d23; // bvhIcCore.ts:451
-    test_shader_d25 <= test_shader_d24; // bvhIcCore.ts:451
-    test_shader_d26 <= test_shader_d25; // bvhIcCore.ts:451
-    test_shader_d27 <= test_shader_d26; // bvhIcCore.ts:451
-    test_shader_d28 <= test_shader_d27; // bvhIcCore.ts:451
-    test_shader_d29 <= test_shader_d28; // bvhIcCore.ts:451
-    test_shader_d30 <= test_shader_d29; // bvhIcCore.ts:451
-    test_shader_d31 <= test_shader_d30; // bvhIcCore.ts:451
-    test_shader_d32 <= test_shader_d31; // bvhIcCore.ts:451
-    test_shader_d33 <= test_shader_d32; // bvhIcCore.ts:451
-    test_shader_d34 <= test_shader_d33; // bvhIcCore.ts:451
-    test_shader_d35 <= test_shader_d34; // bvhIcCore.ts:451
-    test_shader_d36 <= test_shader_d35; // bvhIcCore.ts:451
-    test_shader_d37 <= test_shader_d36; // bvhIcCore.ts:451
-    test_shader_d38 <= test_shader_d37; // bvhIcCore.ts:451
-    test_shader_d39 <= test_shader_d38; // bvhIcCore.ts:451
-    test_shader_d40 <= test_shader_d39; // bvhIcCore.ts:451
-    test_shader_d41 <= test_shader_d40; // bvhIcCore.ts:451
-    test_shader_d42 <= test_shader_d41; // bvhIcCore.ts:451
-    test_shader_d43 <= test_shader_d42; // bvhIcCore.ts:451
-    test_shader_d44 <= test_shader_d43; // bvhIcCore.ts:451
-    decide_shader <= test_shader_d44; // bvhIcCore.ts:434
-    decide_u <= u_d3; // bvhIcCore.ts:434
-    decide_v <= v_d3; // bvhIcCore.ts:434
-    decide_normal <= normal_d33; // bvhIcCore.ts:434
+    test_slot_at44_d1 <= resp_slot_d2; // bvhIcCore.ts:399
+    test_slot_at44_d2 <= test_slot_at44_d1; // bvhIcCore.ts:399
+    test_slot_at44_d3 <= test_slot_at44_d2; // bvhIcCore.ts:399
+    test_slot_at44_d4 <= test_slot_at44_d3; // bvhIcCore.ts:399
+    test_slot_at44_d5 <= test_slot_at44_d4; // bvhIcCore.ts:399
+    test_slot_at44_d6 <= test_slot_at44_d5; // bvhIcCore.ts:399
+    test_slot_at44_d7 <= test_slot_at44_d6; // bvhIcCore.ts:399
+    test_slot_at44_d8 <= test_slot_at44_d7; // bvhIcCore.ts:399
+    test_slot_at44_d9 <= test_slot_at44_d8; // bvhIcCore.ts:399
+    test_slot_at44_d10 <= test_slot_at44_d9; // bvhIcCore.ts:399
+    test_slot_at44_d11 <= test_slot_at44_d10; // bvhIcCore.ts:399
+    test_slot_at44_d12 <= test_slot_at44_d11; // bvhIcCore.ts:399
+    test_slot_at44_d13 <= test_slot_at44_d12; // bvhIcCore.ts:399
+    test_slot_at44_d14 <= test_slot_at44_d13; // bvhIcCore.ts:399
+    test_slot_at44_d15 <= test_slot_at44_d14; // bvhIcCore.ts:399
+    test_slot_at44_d16 <= test_slot_at44_d15; // bvhIcCore.ts:399
+    test_slot_at44_d17 <= test_slot_at44_d16; // bvhIcCore.ts:399
+    test_slot_at44_d18 <= test_slot_at44_d17; // bvhIcCore.ts:399
+    test_slot_at44_d19 <= test_slot_at44_d18; // bvhIcCore.ts:399
+    test_slot_at44_d20 <= test_slot_at44_d19; // bvhIcCore.ts:399
+    test_slot_at44_d21 <= test_slot_at44_d20; // bvhIcCore.ts:399
+    test_slot_at44_d22 <= test_slot_at44_d21; // bvhIcCore.ts:399
+    test_slot_at44_d23 <= test_slot_at44_d22; // bvhIcCore.ts:399
+    test_slot_at44_d24 <= test_slot_at44_d23; // bvhIcCore.ts:399
+    test_slot_at44_d25 <= test_slot_at44_d24; // bvhIcCore.ts:399
+    test_slot_at44_d26 <= test_slot_at44_d25; // bvhIcCore.ts:399
+    test_slot_at44_d27 <= test_slot_at44_d26; // bvhIcCore.ts:399
+    test_slot_at44_d28 <= test_slot_at44_d27; // bvhIcCore.ts:399
+    test_slot_at44_d29 <= test_slot_at44_d28; // bvhIcCore.ts:399
+    test_slot_at44_d30 <= test_slot_at44_d29; // bvhIcCore.ts:399
+    test_slot_at44_d31 <= test_slot_at44_d30; // bvhIcCore.ts:399
+    test_slot_at44_d32 <= test_slot_at44_d31; // bvhIcCore.ts:399
+    test_slot_at44_d33 <= test_slot_at44_d32; // bvhIcCore.ts:399
+    test_slot_at44_d34 <= test_slot_at44_d33; // bvhIcCore.ts:399
+    test_slot_at44_d35 <= test_slot_at44_d34; // bvhIcCore.ts:399
+    test_slot_at44_d36 <= test_slot_at44_d35; // bvhIcCore.ts:399
+    test_slot_at44_d37 <= test_slot_at44_d36; // bvhIcCore.ts:399
+    test_slot_at44_d38 <= test_slot_at44_d37; // bvhIcCore.ts:399
+    test_slot_at44_d39 <= test_slot_at44_d38; // bvhIcCore.ts:399
+    test_slot_at44_d40 <= test_slot_at44_d39; // bvhIcCore.ts:399
+    test_slot_at44_d41 <= test_slot_at44_d40; // bvhIcCore.ts:399
+    test_slot_at44_d42 <= test_slot_at44_d41; // bvhIcCore.ts:399
+    test_slot_at44_d43 <= test_slot_at44_d42; // bvhIcCore.ts:399
+    test_slot_at44_d44 <= test_slot_at44_d43; // bvhIcCore.ts:399
+    test_mask_d1 <= tri_resp_mask; // bvhIcCore.ts:422
+    test_mask_d2 <= test_mask_d1; // bvhIcCore.ts:422
+    test_mask_d3 <= test_mask_d2; // bvhIcCore.ts:422
+    test_mask_d4 <= test_mask_d3; // bvhIcCore.ts:422
+    test_mask_d5 <= test_mask_d4; // bvhIcCore.ts:422
+    test_mask_d6 <= test_mask_d5; // bvhIcCore.ts:422
+    test_mask_d7 <= test_mask_d6; // bvhIcCore.ts:422
+    test_mask_d8 <= test_mask_d7; // bvhIcCore.ts:422
+    test_mask_d9 <= test_mask_d8; // bvhIcCore.ts:422
+    test_mask_d10 <= test_mask_d9; // bvhIcCore.ts:422
+    test_mask_d11 <= test_mask_d10; // bvhIcCore.ts:422
+    test_mask_d12 <= test_mask_d11; // bvhIcCore.ts:422
+    test_mask_d13 <= test_mask_d12; // bvhIcCore.ts:422
+    test_mask_d14 <= test_mask_d13; // bvhIcCore.ts:422
+    test_mask_d15 <= test_mask_d14; // bvhIcCore.ts:422
+    test_mask_d16 <= test_mask_d15; // bvhIcCore.ts:422
+    test_mask_d17 <= test_mask_d16; // bvhIcCore.ts:422
+    test_mask_d18 <= test_mask_d17; // bvhIcCore.ts:422
+    test_mask_d19 <= test_mask_d18; // bvhIcCore.ts:422
+    test_mask_d20 <= test_mask_d19; // bvhIcCore.ts:422
+    test_mask_d21 <= test_mask_d20; // bvhIcCore.ts:422
+    test_mask_d22 <= test_mask_d21; // bvhIcCore.ts:422
+    test_mask_d23 <= test_mask_d22; // bvhIcCore.ts:422
+    test_mask_d24 <= test_mask_d23; // bvhIcCore.ts:422
+    test_mask_d25 <= test_mask_d24; // bvhIcCore.ts:422
+    test_mask_d26 <= test_mask_d25; // bvhIcCore.ts:422
+    test_mask_d27 <= test_mask_d26; // bvhIcCore.ts:422
+    test_mask_d28 <= test_mask_d27; // bvhIcCore.ts:422
+    test_mask_d29 <= test_mask_d28; // bvhIcCore.ts:422
+    test_mask_d30 <= test_mask_d29; // bvhIcCore.ts:422
+    test_mask_d31 <= test_mask_d30; // bvhIcCore.ts:422
+    test_mask_d32 <= test_mask_d31; // bvhIcCore.ts:422
+    test_mask_d33 <= test_mask_d32; // bvhIcCore.ts:422
+    test_mask_d34 <= test_mask_d33; // bvhIcCore.ts:422
+    test_mask_d35 <= test_mask_d34; // bvhIcCore.ts:422
+    test_mask_d36 <= test_mask_d35; // bvhIcCore.ts:422
+    test_mask_d37 <= test_mask_d36; // bvhIcCore.ts:422
+    test_mask_d38 <= test_mask_d37; // bvhIcCore.ts:422
+    test_mask_d39 <= test_mask_d38; // bvhIcCore.ts:422
+    test_mask_d40 <= test_mask_d39; // bvhIcCore.ts:422
+    test_mask_d41 <= test_mask_d40; // bvhIcCore.ts:422
+    test_mask_d42 <= test_mask_d41; // bvhIcCore.ts:422
+    test_mask_d43 <= test_mask_d42; // bvhIcCore.ts:422
+    test_mask_d44 <= test_mask_d43; // bvhIcCore.ts:422
+    decide_slot <= test_slot_at44_d44; // bvhIcCore.ts:426
+    test_id_d1 <= resp_id_d2; // bvhIcCore.ts:431
+    test_id_d2 <= test_id_d1; // bvhIcCore.ts:431
+    test_id_d3 <= test_id_d2; // bvhIcCore.ts:431
+    test_id_d4 <= test_id_d3; // bvhIcCore.ts:431
+    test_id_d5 <= test_id_d4; // bvhIcCore.ts:431
+    test_id_d6 <= test_id_d5; // bvhIcCore.ts:431
+    test_id_d7 <= test_id_d6; // bvhIcCore.ts:431
+    test_id_d8 <= test_id_d7; // bvhIcCore.ts:431
+    test_id_d9 <= test_id_d8; // bvhIcCore.ts:431
+    test_id_d10 <= test_id_d9; // bvhIcCore.ts:431
+    test_id_d11 <= test_id_d10; // bvhIcCore.ts:431
+    test_id_d12 <= test_id_d11; // bvhIcCore.ts:431
+    test_id_d13 <= test_id_d12; // bvhIcCore.ts:431
+    test_id_d14 <= test_id_d13; // bvhIcCore.ts:431
+    test_id_d15 <= test_id_d14; // bvhIcCore.ts:431
+    test_id_d16 <= test_id_d15; // bvhIcCore.ts:431
+    test_id_d17 <= test_id_d16; // bvhIcCore.ts:431
+    test_id_d18 <= test_id_d17; // bvhIcCore.ts:431
+    test_id_d19 <= test_id_d18; // bvhIcCore.ts:431
+    test_id_d20 <= test_id_d19; // bvhIcCore.ts:431
+    test_id_d21 <= test_id_d20; // bvhIcCore.ts:431
+    test_id_d22 <= test_id_d21; // bvhIcCore.ts:431
+    test_id_d23 <= test_id_d22; // bvhIcCore.ts:431
+    test_id_d24 <= test_id_d23; // bvhIcCore.ts:431
+    test_id_d25 <= test_id_d24; // bvhIcCore.ts:431
+    test_id_d26 <= test_id_d25; // bvhIcCore.ts:431
+    test_id_d27 <= test_id_d26; // bvhIcCore.ts:431
+    test_id_d28 <= test_id_d27; // bvhIcCore.ts:431
+    test_id_d29 <= test_id_d28; // bvhIcCore.ts:431
+    test_id_d30 <= test_id_d29; // bvhIcCore.ts:431
+    test_id_d31 <= test_id_d30; // bvhIcCore.ts:431
+    test_id_d32 <= test_id_d31; // bvhIcCore.ts:431
+    test_id_d33 <= test_id_d32; // bvhIcCore.ts:431
+    test_id_d34 <= test_id_d33; // bvhIcCore.ts:431
+    test_id_d35 <= test_id_d34; // bvhIcCore.ts:431
+    test_id_d36 <= test_id_d35; // bvhIcCore.ts:431
+    test_id_d37 <= test_id_d36; // bvhIcCore.ts:431
+    test_id_d38 <= test_id_d37; // bvhIcCore.ts:431
+    test_id_d39 <= test_id_d38; // bvhIcCore.ts:431
+    test_id_d40 <= test_id_d39; // bvhIcCore.ts:431
+    test_id_d41 <= test_id_d40; // bvhIcCore.ts:431
+    test_id_d42 <= test_id_d41; // bvhIcCore.ts:431
+    test_id_d43 <= test_id_d42; // bvhIcCore.ts:431
+    test_id_d44 <= test_id_d43; // bvhIcCore.ts:431
+    decide_id <= test_id_d44; // bvhIcCore.ts:426
+    decide_t <= t_d3; // bvhIcCore.ts:426
+    test_shader_d1 <= tri_resp_shader; // bvhIcCore.ts:443
+    test_shader_d2 <= test_shader_d1; // bvhIcCore.ts:443
+    test_shader_d3 <= test_shader_d2; // bvhIcCore.ts:443
+    test_shader_d4 <= test_shader_d3; // bvhIcCore.ts:443
+    test_shader_d5 <= test_shader_d4; // bvhIcCore.ts:443
+    test_shader_d6 <= test_shader_d5; // bvhIcCore.ts:443
+    test_shader_d7 <= test_shader_d6; // bvhIcCore.ts:443
+    test_shader_d8 <= test_shader_d7; // bvhIcCore.ts:443
+    test_shader_d9 <= test_shader_d8; // bvhIcCore.ts:443
+    test_shader_d10 <= test_shader_d9; // bvhIcCore.ts:443
+    test_shader_d11 <= test_shader_d10; // bvhIcCore.ts:443
+    test_shader_d12 <= test_shader_d11; // bvhIcCore.ts:443
+    test_shader_d13 <= test_shader_d12; // bvhIcCore.ts:443
+    test_shader_d14 <= test_shader_d13; // bvhIcCore.ts:443
+    test_shader_d15 <= test_shader_d14; // bvhIcCore.ts:443
+    test_shader_d16 <= test_shader_d15; // bvhIcCore.ts:443
+    test_shader_d17 <= test_shader_d16; // bvhIcCore.ts:443
+    test_shader_d18 <= test_shader_d17; // bvhIcCore.ts:443
+    test_shader_d19 <= test_shader_d18; // bvhIcCore.ts:443
+    test_shader_d20 <= test_shader_d19; // bvhIcCore.ts:443
+    test_shader_d21 <= test_shader_d20; // bvhIcCore.ts:443
+    test_shader_d22 <= test_shader_d21; // bvhIcCore.ts:443
+    test_shader_d23 <= test_shader_d22; // bvhIcCore.ts:443
+    test_shader_d24 <= test_shader_d23; // bvhIcCore.ts:443
+    test_shader_d25 <= test_shader_d24; // bvhIcCore.ts:443
+    test_shader_d26 <= test_shader_d25; // bvhIcCore.ts:443
+    test_shader_d27 <= test_shader_d26; // bvhIcCore.ts:443
+    test_shader_d28 <= test_shader_d27; // bvhIcCore.ts:443
+    test_shader_d29 <= test_shader_d28; // bvhIcCore.ts:443
+    test_shader_d30 <= test_shader_d29; // bvhIcCore.ts:443
+    test_shader_d31 <= test_shader_d30; // bvhIcCore.ts:443
+    test_shader_d32 <= test_shader_d31; // bvhIcCore.ts:443
+    test_shader_d33 <= test_shader_d32; // bvhIcCore.ts:443
+    test_shader_d34 <= test_shader_d33; // bvhIcCore.ts:443
+    test_shader_d35 <= test_shader_d34; // bvhIcCore.ts:443
+    test_shader_d36 <= test_shader_d35; // bvhIcCore.ts:443
+    test_shader_d37 <= test_shader_d36; // bvhIcCore.ts:443
+    test_shader_d38 <= test_shader_d37; // bvhIcCore.ts:443
+    test_shader_d39 <= test_shader_d38; // bvhIcCore.ts:443
+    test_shader_d40 <= test_shader_d39; // bvhIcCore.ts:443
+    test_shader_d41 <= test_shader_d40; // bvhIcCore.ts:443
+    test_shader_d42 <= test_shader_d41; // bvhIcCore.ts:443
+    test_shader_d43 <= test_shader_d42; // bvhIcCore.ts:443
+    test_shader_d44 <= test_shader_d43; // bvhIcCore.ts:443
+    decide_shader <= test_shader_d44; // bvhIcCore.ts:426
+    decide_u <= u_d3; // bvhIcCore.ts:426
+    decide_v <= v_d3; // bvhIcCore.ts:426
+    decide_normal <= normal_d33; // bvhIcCore.ts:426
     f1Slot <= finish_slot_index; // rayAnswer.ts:45
     ox_d1 <= f1O; // rayAnswer.ts:51
     ox_d2 <= ox_d1; // rayAnswer.ts:51
@@ -3821,7 +3821,7 @@ module BvhIcCore_a42b934c (
     done_have_d6 <= done_have_d5; // rayAnswer.ts:54
     done_have_d7 <= done_have_d6; // rayAnswer.ts:54
     done_have_d8 <= done_have_d7; // rayAnswer.ts:54
-    done_fault_d1 <= f1Valid & (ox_d1_slice ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:54
+    done_fault_d1 <= f1Valid & (f1Slot_bit_2 ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:54
     done_fault_d2 <= done_fault_d1; // rayAnswer.ts:54
     done_fault_d3 <= done_fault_d2; // rayAnswer.ts:54
     done_fault_d4 <= done_fault_d3; // rayAnswer.ts:54
@@ -3829,7 +3829,7 @@ module BvhIcCore_a42b934c (
     done_fault_d6 <= done_fault_d5; // rayAnswer.ts:54
     done_fault_d7 <= done_fault_d6; // rayAnswer.ts:54
     done_fault_d8 <= done_fault_d7; // rayAnswer.ts:54
-    done_thread_d1 <= ox_d1_slice ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:54
+    done_thread_d1 <= f1Slot_bit_2 ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:54
     done_thread_d2 <= done_thread_d1; // rayAnswer.ts:54
     done_thread_d3 <= done_thread_d2; // rayAnswer.ts:54
     done_thread_d4 <= done_thread_d3; // rayAnswer.ts:54
@@ -3837,7 +3837,7 @@ module BvhIcCore_a42b934c (
     done_thread_d6 <= done_thread_d5; // rayAnswer.ts:54
     done_thread_d7 <= done_thread_d6; // rayAnswer.ts:54
     done_thread_d8 <= done_thread_d7; // rayAnswer.ts:54
-    done_shader_d1 <= ox_d1_slice ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:59
+    done_shader_d1 <= f1Slot_bit_2 ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:59
     done_shader_d2 <= done_shader_d1; // rayAnswer.ts:59
     done_shader_d3 <= done_shader_d2; // rayAnswer.ts:59
     done_shader_d4 <= done_shader_d3; // rayAnswer.ts:59
@@ -3861,10 +3861,10 @@ module BvhIcCore_a42b934c (
     done_parameters_d6 <= done_parameters_d5; // rayAnswer.ts:65
     done_parameters_d7 <= done_parameters_d6; // rayAnswer.ts:65
     done_parameters_d8 <= done_parameters_d7; // rayAnswer.ts:65
-    if (reqActive) begin // bvhIcCore.ts:361
-      walkSlot <= reqSlot; // bvhIcCore.ts:367
-      walkNext <= reqId + 7'd1; // bvhIcCore.ts:368
-      walkLeft <= reqLeft - 7'd1; // bvhIcCore.ts:369
+    if (reqActive) begin // bvhIcCore.ts:353
+      walkSlot <= reqSlot; // bvhIcCore.ts:359
+      walkNext <= reqId + 7'd1; // bvhIcCore.ts:360
+      walkLeft <= reqLeft - 7'd1; // bvhIcCore.ts:361
     end
   end
 
@@ -3878,9 +3878,9 @@ module BvhIcCore_a42b934c (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_and & k_zext < ray_box_hit_count) stack_bank0[_concat_1] <= _mux_2;
+    if (ray_box_out_valid_and_not_overflow & j_4 < ray_box_hit_count) stack_bank0[_concat_1] <= _mux_2;
   end
-  always_ff @(posedge clk) rdata <= stack_bank0[_concat];
+  always_ff @(posedge clk) rdata <= stack_bank0[pop_arbiter_chosen_cat_depth_bits_5_2];
 
   logic [38:0] stack_bank1 [0:127]; // bvhIcCore.ts:175
 `ifndef SYNTHESIS
@@ -3892,9 +3892,9 @@ module BvhIcCore_a42b934c (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_and & k_zext_1 < ray_box_hit_count) stack_bank1[_concat_10] <= _mux_5;
+    if (ray_box_out_valid_and_not_overflow & j_1_1 < ray_box_hit_count) stack_bank1[_concat_10] <= _mux_5;
   end
-  always_ff @(posedge clk) rdata_1 <= stack_bank1[_concat];
+  always_ff @(posedge clk) rdata_1 <= stack_bank1[pop_arbiter_chosen_cat_depth_bits_5_2];
 
   logic [38:0] stack_bank2 [0:127]; // bvhIcCore.ts:175
 `ifndef SYNTHESIS
@@ -3906,9 +3906,9 @@ module BvhIcCore_a42b934c (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_and & k_zext_2 < ray_box_hit_count) stack_bank2[_concat_11] <= _mux_8;
+    if (ray_box_out_valid_and_not_overflow & j_2_1 < ray_box_hit_count) stack_bank2[_concat_11] <= _mux_8;
   end
-  always_ff @(posedge clk) rdata_2 <= stack_bank2[_concat];
+  always_ff @(posedge clk) rdata_2 <= stack_bank2[pop_arbiter_chosen_cat_depth_bits_5_2];
 
   logic [38:0] stack_bank3 [0:127]; // bvhIcCore.ts:175
 `ifndef SYNTHESIS
@@ -3920,9 +3920,9 @@ module BvhIcCore_a42b934c (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_and & k_zext_3 < ray_box_hit_count) stack_bank3[_concat_12] <= _mux_11;
+    if (ray_box_out_valid_and_not_overflow & j_3_1 < ray_box_hit_count) stack_bank3[_concat_12] <= _mux_11;
   end
-  always_ff @(posedge clk) rdata_3 <= stack_bank3[_concat];
+  always_ff @(posedge clk) rdata_3 <= stack_bank3[pop_arbiter_chosen_cat_depth_bits_5_2];
 
   PriorityEncoder_n8 free_slot ( // rayIntake.ts:37
     .in(free_slot_in),
@@ -4005,7 +4005,7 @@ module BvhIcCore_a42b934c (
     .unordered(fcmp0_unordered)
   );
 
-  RayBox4_fadd3_fmul5_tagBits31 ray_box ( // bvhIcCore.ts:262
+  RayBox4_fadd3_fmul5_tagBits31 ray_box ( // bvhIcCore.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ray_box_in_valid),
@@ -4024,7 +4024,7 @@ module BvhIcCore_a42b934c (
     .lower(ray_box_lower)
   );
 
-  FMax_stages0 clamp_lower ( // bvhIcCore.ts:255
+  FMax_stages0 clamp_lower ( // queryAccept.ts:44
     .in_valid(clamp_lower_in_valid),
     .a(clamp_lower_a),
     .b(clamp_lower_b),
@@ -4032,7 +4032,7 @@ module BvhIcCore_a42b934c (
     .result(clamp_lower_result)
   );
 
-  FMin_stages0 clamp_limit ( // bvhIcCore.ts:255
+  FMin_stages0 clamp_limit ( // queryAccept.ts:44
     .in_valid(clamp_limit_in_valid),
     .a(clamp_limit_a),
     .b(clamp_limit_b),
@@ -4040,7 +4040,7 @@ module BvhIcCore_a42b934c (
     .result(clamp_limit_result)
   );
 
-  Fifo_depth8_payload_df560275 leaf_queue ( // bvhIcCore.ts:263
+  Fifo_depth8_payload_df560275 leaf_queue ( // bvhIcCore.ts:254
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(leaf_queue_enq_valid),
@@ -4788,7 +4788,7 @@ module BvhIcCore_a42b934c (
     .unordered(fcmp71_unordered)
   );
 
-  FCmp_stages0 fcmp72 ( // bvhIcCore.ts:446
+  FCmp_stages0 fcmp72 ( // bvhIcCore.ts:438
     .in_valid(fcmp72_in_valid),
     .a(fcmp72_a),
     .b(fcmp72_b),

@@ -116,30 +116,30 @@ module BvhIcSystem_cefb1136 (
   wire core_tri_resp_one_sided = triangles_read_resp_one_sided; // bvhIcSystem.ts:210
   wire core_tri_resp_not_valid = triangles_read_resp_not_valid; // bvhIcSystem.ts:210
   wire triangles_load_start = load_start; // bvhIcSystem.ts:128
-  wire accept_not = ~load_start; // bvhIcSystem.ts:114
-  wire accept = load_valid & ~(error & accept_not); // bvhIcSystem.ts:114
-  wire triangles_load_valid_eq = phaseNow == LOAD_TRIANGLES; // bvhIcSystem.ts:129
-  wire triangles_load_valid = accept & triangles_load_valid_eq; // bvhIcSystem.ts:129
+  wire not_load_start = ~load_start; // bvhIcSystem.ts:114
+  wire accept = load_valid & ~(error & not_load_start); // bvhIcSystem.ts:114
+  wire phaseNow_eq_triangles = phaseNow == LOAD_TRIANGLES; // bvhIcSystem.ts:129
+  wire triangles_load_valid = accept & phaseNow_eq_triangles; // bvhIcSystem.ts:129
   wire [31:0] triangles_load_data = load_data; // bvhIcSystem.ts:130
   wire triangles_read_req_valid = core_tri_req_valid; // bvhIcSystem.ts:210
   wire [6:0] triangles_read_req_id = core_tri_req_id; // bvhIcSystem.ts:210
-  wire load_state_sel_eq_1 = left == 32'd1; // bvhIcSystem.ts:148
-  wire load_state_sel_eq_3 = phaseNow == LOAD_NODES; // bvhIcSystem.ts:158
+  wire left_eq_1 = left == 32'd1; // bvhIcSystem.ts:148
+  wire phaseNow_eq_nodes = phaseNow == LOAD_NODES; // bvhIcSystem.ts:158
   wire [4:0] wordNow = load_start ? 5'd0 : word; // bvhIcSystem.ts:113
-  wire load_state_sel_eq_4 = wordNow == 5'd31; // bvhIcSystem.ts:170
-  wire load_state_sel_eq_6 = load_data == 32'd0; // bvhIcSystem.ts:183
-  wire [31:0] left_sub = left - 32'd1; // bvhIcSystem.ts:147
-  wire [4:0] word_add = wordNow + 5'd1; // bvhIcSystem.ts:159
-  wire [20:0] record_add = record + 21'd1; // bvhIcSystem.ts:172
-  wire staged_index0_sel_eq = wordNow == 5'd24; // bvhIcSystem.ts:161
-  wire [5:0] staged_index0_slice = load_data[5:0]; // bvhIcSystem.ts:162
-  wire staged_index1_sel_eq = wordNow == 5'd25; // bvhIcSystem.ts:161
-  wire staged_index2_sel_eq = wordNow == 5'd26; // bvhIcSystem.ts:161
-  wire staged_index3_sel_eq = wordNow == 5'd27; // bvhIcSystem.ts:161
-  wire staged_flags_sel_eq = wordNow == 5'd28; // bvhIcSystem.ts:165
+  wire wordNow_eq_31 = wordNow == 5'd31; // bvhIcSystem.ts:170
+  wire load_data_eq_0 = load_data == 32'd0; // bvhIcSystem.ts:183
+  wire [31:0] left_minus_1 = left - 32'd1; // bvhIcSystem.ts:147
+  wire [4:0] wordNow_plus_1 = wordNow + 5'd1; // bvhIcSystem.ts:159
+  wire [20:0] record_plus_1 = record + 21'd1; // bvhIcSystem.ts:172
+  wire wordNow_eq_24 = wordNow == 5'd24; // bvhIcSystem.ts:161
+  wire [5:0] load_data_bits_5_0 = load_data[5:0]; // bvhIcSystem.ts:162
+  wire wordNow_eq_25 = wordNow == 5'd25; // bvhIcSystem.ts:161
+  wire wordNow_eq_26 = wordNow == 5'd26; // bvhIcSystem.ts:161
+  wire wordNow_eq_27 = wordNow == 5'd27; // bvhIcSystem.ts:161
+  wire wordNow_eq_28 = wordNow == 5'd28; // bvhIcSystem.ts:165
   wire error_sel_ult_1 = 32'h20 < load_data; // bvhIcSystem.ts:151
-  wire error_sel_ne = load_data != 32'd0; // bvhIcSystem.ts:169
-  wire error_sel_not_2 = load_data[31:6] != 26'd0; // bvhIcSystem.ts:163
+  wire load_data_ne_0 = load_data != 32'd0; // bvhIcSystem.ts:169
+  wire load_data_bits_31_6_ne_0 = load_data[31:6] != 26'd0; // bvhIcSystem.ts:163
   wire error_sel_ult_3 = 32'h40 < load_data; // bvhIcSystem.ts:178
   wire [6:0] staged_range_count = load_data[6:0]; // bvhIcSystem.ts:125
   wire [31:0] staged_node_boxes_0_min_0 = staged_boxes[31:0]; // bvhIcSystem.ts:120
@@ -178,9 +178,9 @@ module BvhIcSystem_cefb1136 (
   wire [4:0] _slice = core_node_req_index[4:0]; // bvhIcSystem.ts:206
   wire [4:0] _slice_1 = record[4:0]; // bvhIcSystem.ts:171
   wire [799:0] _concat = {staged_node_childFlags_3, staged_node_childFlags_2, staged_node_childFlags_1, staged_node_childFlags_0, staged_node_childIndex_3, staged_node_childIndex_2, staged_node_childIndex_1, staged_node_childIndex_0, staged_node_boxes_3_max_2, staged_node_boxes_3_max_1, staged_node_boxes_3_max_0, staged_node_boxes_3_min_2, staged_node_boxes_3_min_1, staged_node_boxes_3_min_0, staged_node_boxes_2_max_2, staged_node_boxes_2_max_1, staged_node_boxes_2_max_0, staged_node_boxes_2_min_2, staged_node_boxes_2_min_1, staged_node_boxes_2_min_0, staged_node_boxes_1_max_2, staged_node_boxes_1_max_1, staged_node_boxes_1_max_0, staged_node_boxes_1_min_2, staged_node_boxes_1_min_1, staged_node_boxes_1_min_0, staged_node_boxes_0_max_2, staged_node_boxes_0_max_1, staged_node_boxes_0_max_0, staged_node_boxes_0_min_2, staged_node_boxes_0_min_1, staged_node_boxes_0_min_0}; // bvhIcSystem.ts:171
-  wire _guard_2 = accept & phaseNow != LOAD_HEADER & ~triangles_load_valid_eq & phaseNow != LOAD_NODECOUNT; // bvhIcSystem.ts:150
+  wire _guard_2 = accept & phaseNow != LOAD_HEADER & ~phaseNow_eq_triangles & phaseNow != LOAD_NODECOUNT; // bvhIcSystem.ts:150
   wire [5:0] _slice_2 = record[5:0]; // bvhIcSystem.ts:189
-  wire _guard_7 = _guard_2 & ~load_state_sel_eq_3 & phaseNow != LOAD_RANGECOUNT & phaseNow == LOAD_RANGES; // bvhIcSystem.ts:185
+  wire _guard_7 = _guard_2 & ~phaseNow_eq_nodes & phaseNow != LOAD_RANGECOUNT & phaseNow == LOAD_RANGES; // bvhIcSystem.ts:185
 
   always_comb begin // bvhIcSystem.ts:53
     if (load_start) begin // bvhIcSystem.ts:53
@@ -234,8 +234,8 @@ module BvhIcSystem_cefb1136 (
             left <= load_data; // bvhIcSystem.ts:143
           end
           LOAD_TRIANGLES: begin
-            if (load_state_sel_eq_1) load_state <= LOAD_NODECOUNT; // bvhIcSystem.ts:148
-            left <= left_sub; // bvhIcSystem.ts:147
+            if (left_eq_1) load_state <= LOAD_NODECOUNT; // bvhIcSystem.ts:148
+            left <= left_minus_1; // bvhIcSystem.ts:147
           end
           LOAD_NODECOUNT: begin
             load_state <= LOAD_NODES; // bvhIcSystem.ts:156
@@ -245,15 +245,15 @@ module BvhIcSystem_cefb1136 (
             nodeCount <= error_sel_ult_1 ? 7'd0 : staged_range_count; // bvhIcSystem.ts:152
           end
           LOAD_NODES: begin
-            if (load_state_sel_eq_4) begin // bvhIcSystem.ts:170
-              if (load_state_sel_eq_1) load_state <= LOAD_RANGECOUNT; // bvhIcSystem.ts:174
-              left <= left_sub; // bvhIcSystem.ts:173
-              record <= record_add; // bvhIcSystem.ts:172
+            if (wordNow_eq_31) begin // bvhIcSystem.ts:170
+              if (left_eq_1) load_state <= LOAD_RANGECOUNT; // bvhIcSystem.ts:174
+              left <= left_minus_1; // bvhIcSystem.ts:173
+              record <= record_plus_1; // bvhIcSystem.ts:172
             end
-            word <= word_add; // bvhIcSystem.ts:159
+            word <= wordNow_plus_1; // bvhIcSystem.ts:159
           end
           LOAD_RANGECOUNT: begin
-            if (load_state_sel_eq_6) load_state <= LOAD_DONE; // bvhIcSystem.ts:183
+            if (load_data_eq_0) load_state <= LOAD_DONE; // bvhIcSystem.ts:183
             else load_state <= LOAD_RANGES; // bvhIcSystem.ts:183
             left <= load_data; // bvhIcSystem.ts:180
             word <= 5'd0; // bvhIcSystem.ts:182
@@ -262,27 +262,23 @@ module BvhIcSystem_cefb1136 (
           end
           LOAD_RANGES: begin
             if (wordNow == 5'd3) begin // bvhIcSystem.ts:190
-              if (load_state_sel_eq_1) load_state <= LOAD_DONE; // bvhIcSystem.ts:193
-              left <= left_sub; // bvhIcSystem.ts:192
-              record <= record_add; // bvhIcSystem.ts:191
+              if (left_eq_1) load_state <= LOAD_DONE; // bvhIcSystem.ts:193
+              left <= left_minus_1; // bvhIcSystem.ts:192
+              record <= record_plus_1; // bvhIcSystem.ts:191
             end
-            word <= {3'd0, word_add[1:0]}; // bvhIcSystem.ts:186
+            word <= {3'd0, wordNow_plus_1[1:0]}; // bvhIcSystem.ts:186
           end
           default: ;
         endcase
       end
-      if (staged_index0_sel_eq) begin // bvhIcSystem.ts:161
-        if (error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:116
-        else error <= error_p; // bvhIcSystem.ts:163
-      end else begin // bvhIcSystem.ts:161
-        error <= error_p; // bvhIcSystem.ts:161
-      end
-      if (staged_index1_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:116
-      if (staged_index2_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:116
-      if (staged_index3_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:116
+      error <= error_p; // bvhIcSystem.ts:161
+      if (wordNow_eq_24 && load_data_bits_31_6_ne_0) error <= 1'd1; // bvhIcSystem.ts:116
+      if (wordNow_eq_25 && load_data_bits_31_6_ne_0) error <= 1'd1; // bvhIcSystem.ts:116
+      if (wordNow_eq_26 && load_data_bits_31_6_ne_0) error <= 1'd1; // bvhIcSystem.ts:116
+      if (wordNow_eq_27 && load_data_bits_31_6_ne_0) error <= 1'd1; // bvhIcSystem.ts:116
       if (core_stack_overflow) begin // bvhIcSystem.ts:60
         error <= 1'd1; // bvhIcSystem.ts:116
-      end else if (dispatch_ray_start & load_state != LOAD_DONE & accept_not) begin // bvhIcSystem.ts:69
+      end else if (dispatch_ray_start & load_state != LOAD_DONE & not_load_start) begin // bvhIcSystem.ts:69
         error <= 1'd1; // bvhIcSystem.ts:116
       end else if (accept) begin // bvhIcSystem.ts:114
         case (phaseNow) // bvhIcSystem.ts:140
@@ -292,19 +288,19 @@ module BvhIcSystem_cefb1136 (
           end
           LOAD_TRIANGLES: error <= error_p; // bvhIcSystem.ts:146
           LOAD_NODECOUNT: begin
-            if (load_state_sel_eq_6 | error_sel_ult_1) error <= 1'd1; // bvhIcSystem.ts:116
+            if (load_data_eq_0 | error_sel_ult_1) error <= 1'd1; // bvhIcSystem.ts:116
             else error <= error_p; // bvhIcSystem.ts:151
           end
           LOAD_NODES: begin
-            if (5'd28 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:116
-            else if (staged_flags_sel_eq && load_data[31:8] != 24'd0) error <= 1'd1; // bvhIcSystem.ts:116
+            if (5'd28 < wordNow & load_data_ne_0) error <= 1'd1; // bvhIcSystem.ts:116
+            else if (wordNow_eq_28 && load_data[31:8] != 24'd0) error <= 1'd1; // bvhIcSystem.ts:116
           end
           LOAD_RANGECOUNT: begin
             if (error_sel_ult_3) error <= 1'd1; // bvhIcSystem.ts:116
             else error <= error_p; // bvhIcSystem.ts:178
           end
           LOAD_RANGES: begin
-            if (load_data[31:7] != 25'd0 | 5'd1 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:116
+            if (load_data[31:7] != 25'd0 | 5'd1 < wordNow & load_data_ne_0) error <= 1'd1; // bvhIcSystem.ts:116
             else error <= error_p; // bvhIcSystem.ts:187
           end
           default: error <= 1'd1; // bvhIcSystem.ts:116
@@ -320,11 +316,11 @@ module BvhIcSystem_cefb1136 (
       case (phaseNow) // bvhIcSystem.ts:140
         LOAD_NODES: begin
           if (wordNow < 5'd24) staged_boxes <= {load_data, staged_boxes[767:32]}; // bvhIcSystem.ts:160
-          if (staged_index0_sel_eq) staged_index0 <= staged_index0_slice; // bvhIcSystem.ts:162
-          if (staged_index1_sel_eq) staged_index1 <= staged_index0_slice; // bvhIcSystem.ts:162
-          if (staged_index2_sel_eq) staged_index2 <= staged_index0_slice; // bvhIcSystem.ts:162
-          if (staged_index3_sel_eq) staged_index3 <= staged_index0_slice; // bvhIcSystem.ts:162
-          if (staged_flags_sel_eq) staged_flags <= load_data[7:0]; // bvhIcSystem.ts:166
+          if (wordNow_eq_24) staged_index0 <= load_data_bits_5_0; // bvhIcSystem.ts:162
+          if (wordNow_eq_25) staged_index1 <= load_data_bits_5_0; // bvhIcSystem.ts:162
+          if (wordNow_eq_26) staged_index2 <= load_data_bits_5_0; // bvhIcSystem.ts:162
+          if (wordNow_eq_27) staged_index3 <= load_data_bits_5_0; // bvhIcSystem.ts:162
+          if (wordNow_eq_28) staged_flags <= load_data[7:0]; // bvhIcSystem.ts:166
         end
         LOAD_RANGES: if (wordNow == 5'd0) staged_first <= staged_range_count; // bvhIcSystem.ts:188
         default: ;
@@ -342,7 +338,7 @@ module BvhIcSystem_cefb1136 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_guard_2 & load_state_sel_eq_3 & load_state_sel_eq_4) nodes[_slice_1] <= _concat;
+    if (_guard_2 & phaseNow_eq_nodes & wordNow_eq_31) nodes[_slice_1] <= _concat;
   end
   always_ff @(posedge clk) rdata <= nodes[_slice];
 

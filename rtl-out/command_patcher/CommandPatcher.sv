@@ -31,25 +31,24 @@ module CommandPatcher (
   wire running = frame_state == FRAME_RUN; // commandPatcher.ts:95
   wire [4:0] tid = next[4:0]; // commandPatcher.ts:94
   wire [31:0] emit_lshr = holding >> tid; // commandPatcher.ts:97
-  wire [31:0] withinWindow_sub = next - base; // commandPatcher.ts:96
-  wire withinWindow = withinWindow_sub < 32'h40; // commandPatcher.ts:96
+  wire [31:0] next_minus_base = next - base; // commandPatcher.ts:96
+  wire withinWindow = next_minus_base < 32'h40; // commandPatcher.ts:96
   wire emit = running & next < count & ~emit_lshr[0] & withinWindow; // commandPatcher.ts:97
   assign frame_patch_start = emit & tid == 5'd0; // commandPatcher.ts:101
-  wire frame_done_eq = frame_state == FRAME_IDLE; // commandPatcher.ts:113
+  wire frame_state_eq_idle = frame_state == FRAME_IDLE; // commandPatcher.ts:113
   wire [31:0] patchEnd = count - base < 32'h20 ? count : base + 32'h20; // commandPatcher.ts:110
   wire patchDone = running & frame_patch_written & patchEnd <= next; // commandPatcher.ts:111
   wire last = patchEnd == count; // commandPatcher.ts:112
-  wire frame_done_and_2 = patchDone & last; // commandPatcher.ts:113
-  assign frame_done = frame_done_eq & frame_start & frame_pixel_count == 32'd0 | frame_done_and_2; // commandPatcher.ts:113
+  wire patchDone_and_last = patchDone & last; // commandPatcher.ts:113
+  assign frame_done = frame_state_eq_idle & frame_start & frame_pixel_count == 32'd0 | patchDone_and_last; // commandPatcher.ts:113
   assign pixel_valid = emit; // commandPatcher.ts:98
   assign pixel_id = first + next; // commandPatcher.ts:99
   assign pixel_thread = tid; // commandPatcher.ts:100
   assign patch_base = base; // commandPatcher.ts:102
   assign busy = running; // commandPatcher.ts:103
-  wire frame_state_sel_and = frame_start & frame_pixel_count != 32'd0; // commandPatcher.ts:126
+  wire frame_start_and_frame_pixel_count_ne_0 = frame_start & frame_pixel_count != 32'd0; // commandPatcher.ts:126
   wire [31:0] released = frame_thread_written & running ? 32'd1 << frame_written_thread : 32'd0; // commandPatcher.ts:120
   wire [31:0] taken = emit ? 32'd1 << tid : 32'd0; // commandPatcher.ts:119
-  wire [31:0] holding_or = holding & ~released | taken; // commandPatcher.ts:121
 
 `ifndef SYNTHESIS
   initial begin
@@ -71,23 +70,23 @@ module CommandPatcher (
       base <= 32'd0; // commandPatcher.ts:87
       holding <= 32'd0; // commandPatcher.ts:88
     end else begin
-      if (frame_done_eq) begin // commandPatcher.ts:113
-        if (frame_state_sel_and) begin // commandPatcher.ts:126
-          frame_state <= FRAME_RUN; // commandPatcher.ts:132
-          count <= frame_pixel_count; // commandPatcher.ts:127
-          first <= frame_first_pixel; // commandPatcher.ts:128
-          holding <= 32'd0; // commandPatcher.ts:131
-        end else begin // commandPatcher.ts:126
-          holding <= holding_or; // commandPatcher.ts:121
+      holding <= holding & ~released | taken; // commandPatcher.ts:121
+      case (frame_state) // commandPatcher.ts:113
+        FRAME_IDLE: begin
+          if (frame_start_and_frame_pixel_count_ne_0) begin // commandPatcher.ts:126
+            frame_state <= FRAME_RUN; // commandPatcher.ts:132
+            count <= frame_pixel_count; // commandPatcher.ts:127
+            first <= frame_first_pixel; // commandPatcher.ts:128
+            holding <= 32'd0; // commandPatcher.ts:131
+          end
         end
-      end else begin // commandPatcher.ts:113
-        if (running && frame_done_and_2) frame_state <= FRAME_IDLE; // commandPatcher.ts:134
-        holding <= holding_or; // commandPatcher.ts:121
-      end
+        FRAME_RUN: if (patchDone_and_last) frame_state <= FRAME_IDLE; // commandPatcher.ts:134
+        default: ;
+      endcase
       if (emit) next <= next + 32'd1; // commandPatcher.ts:122
-      if (frame_done_eq && frame_state_sel_and) next <= 32'd0; // commandPatcher.ts:129
+      if (frame_state_eq_idle && frame_start_and_frame_pixel_count_ne_0) next <= 32'd0; // commandPatcher.ts:129
       if (patchDone) base <= patchEnd; // commandPatcher.ts:123
-      if (frame_done_eq && frame_state_sel_and) base <= 32'd0; // commandPatcher.ts:130
+      if (frame_state_eq_idle && frame_start_and_frame_pixel_count_ne_0) base <= 32'd0; // commandPatcher.ts:130
     end
   end
 
@@ -96,7 +95,7 @@ module CommandPatcher (
   // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
   always @(posedge clk) begin
     if (rst_n && !(base <= next & next <= count)) $error("commandPatcher.ts:66: assertion CommandPatcher.indices_ordered failed: the oldest patch starts at or before the next index, within the frame (base = 32'h%h, next = 32'h%h, count = 32'h%h)", base, next, count); // commandPatcher.ts:66
-    if (rst_n && !(withinWindow_sub <= 32'h40)) $error("commandPatcher.ts:67: assertion CommandPatcher.window_in_range failed: at most 2 patches in flight (next = 32'h%h, base = 32'h%h)", next, base); // commandPatcher.ts:67
+    if (rst_n && !(next_minus_base <= 32'h40)) $error("commandPatcher.ts:67: assertion CommandPatcher.window_in_range failed: at most 2 patches in flight (next = 32'h%h, base = 32'h%h)", next, base); // commandPatcher.ts:67
     if (rst_n && !(base[4:0] == 5'd0 | base == count)) $error("commandPatcher.ts:68: assertion CommandPatcher.base_aligned failed: a patch starts on a multiple of the patch size, or is the end of the frame (base = 32'h%h, count = 32'h%h)", base, count); // commandPatcher.ts:68
   end
 `endif
@@ -106,7 +105,7 @@ module CommandPatcher (
   // Properties, for the formal flow (rtgpu prove).
   always @(posedge clk) begin
     if (rst_n) assert (base <= next & next <= count); // commandPatcher.ts:66
-    if (rst_n) assert (withinWindow_sub <= 32'h40); // commandPatcher.ts:67
+    if (rst_n) assert (next_minus_base <= 32'h40); // commandPatcher.ts:67
     if (rst_n) assert (base[4:0] == 5'd0 | base == count); // commandPatcher.ts:68
   end
 `endif

@@ -35,19 +35,18 @@ module FCmp_stages1 (
   wire [22:0] b_frac = b[22:0]; // fcmp.ts:34
   wire b_frac_is_zero = b_frac == 23'd0; // fcmp.ts:34
   wire b_is_nan = b_exp_is_max & ~b_frac_is_zero; // fcmp.ts:34
-  wire p1_flags_or = a_is_nan | b_is_nan; // fcmp.ts:34
-  wire p1_flags_not_2 = ~p1_flags_or; // fcmp.ts:34
-  wire [30:0] p1_flags_slice = a[30:0]; // fcmp.ts:34
-  wire [30:0] p1_flags_slice_1 = b[30:0]; // fcmp.ts:34
-  wire p1_flags_or_2 = (p1_flags_slice | p1_flags_slice_1) == 31'd0 | a == b; // fcmp.ts:34
-  wire p1_flags_and = p1_flags_not_2 & ~p1_flags_or_2; // fcmp.ts:34
+  wire a_is_nan_or_b_is_nan = a_is_nan | b_is_nan; // fcmp.ts:34
+  wire not_a_is_nan_or_b_is_nan = ~a_is_nan_or_b_is_nan; // fcmp.ts:34
+  wire [30:0] a_bits_30_0 = a[30:0]; // fcmp.ts:34
+  wire [30:0] b_bits_30_0 = b[30:0]; // fcmp.ts:34
+  wire a_bits_30_0_or_b_bits_30_0_eq_0_or_a_eq_b = (a_bits_30_0 | b_bits_30_0) == 31'd0 | a == b; // fcmp.ts:34
+  wire p1_flags_and = not_a_is_nan_or_b_is_nan & ~a_bits_30_0_or_b_bits_30_0_eq_0_or_a_eq_b; // fcmp.ts:34
   wire a_sign = a[31]; // fcmp.ts:34
   wire b_sign = b[31]; // fcmp.ts:34
-  wire p1_flags_mux = a_sign ? p1_flags_slice_1 < p1_flags_slice : p1_flags_slice < p1_flags_slice_1; // fcmp.ts:34
-  wire p1_flags_mux_1 = a_sign ^ b_sign ? a_sign : p1_flags_mux; // fcmp.ts:34
+  wire p1_flags_mux_1 = a_sign ^ b_sign ? a_sign : a_sign ? b_bits_30_0 < a_bits_30_0 : a_bits_30_0 < b_bits_30_0; // fcmp.ts:34
   wire p1_flags_and_1 = p1_flags_and & p1_flags_mux_1; // fcmp.ts:34
   wire p1_flags_and_2 = p1_flags_and & ~p1_flags_mux_1; // fcmp.ts:34
-  wire [1:0] flags_1 = {p1_flags_and_1 | p1_flags_and_2, p1_flags_and_1 | p1_flags_or}; // fcmp.ts:36
+  wire [1:0] flags_1 = {p1_flags_and_1 | p1_flags_and_2, p1_flags_and_1 | a_is_nan_or_b_is_nan}; // fcmp.ts:36
 
 `ifndef SYNTHESIS
   initial begin
@@ -63,9 +62,9 @@ module FCmp_stages1 (
   always_ff @(posedge clk) begin
     p1_flags <= flags_1; // fcmp.ts:37
     p1_lt <= p1_flags_and_1; // fcmp.ts:37
-    p1_eq <= p1_flags_not_2 & p1_flags_or_2; // fcmp.ts:37
+    p1_eq <= not_a_is_nan_or_b_is_nan & a_bits_30_0_or_b_bits_30_0_eq_0_or_a_eq_b; // fcmp.ts:37
     p1_gt <= p1_flags_and_2; // fcmp.ts:37
-    p1_unordered <= p1_flags_or; // fcmp.ts:37
+    p1_unordered <= a_is_nan_or_b_is_nan; // fcmp.ts:37
   end
 
   always_ff @(posedge clk) begin

@@ -30,13 +30,13 @@ module IcQueue_depth32_sources4_width288 (
   assign full = full_1; // icBuffer.ts:88
   assign error = errors; // icBuffer.ts:89
   wire dequeued = dequeue & ~empty_1; // icBuffer.ts:67
-  wire tail_sel_and_1 = source != 4'd0 & (source & source - 4'd1) == 4'd0; // icBuffer.ts:113
-  wire enqueued_and = enqueue & tail_sel_and_1; // icBuffer.ts:69
+  wire source_ne_0_and_source_and_source_minus_1_eq_0 = source != 4'd0 & (source & source - 4'd1) == 4'd0; // icBuffer.ts:113
+  wire enqueued_and = enqueue & source_ne_0_and_source_and_source_minus_1_eq_0; // icBuffer.ts:69
   wire enqueued = enqueued_and & (~full_1 | dequeued); // icBuffer.ts:69
-  wire count_1_sel_not = ~dequeued; // icBuffer.ts:79
-  wire badCoreId = enqueue & ~tail_sel_and_1; // icBuffer.ts:72
+  wire not_dequeued = ~dequeued; // icBuffer.ts:79
+  wire badCoreId = enqueue & ~source_ne_0_and_source_and_source_minus_1_eq_0; // icBuffer.ts:72
   wire underflow = dequeue & empty_1; // icBuffer.ts:71
-  wire overflow = enqueued_and & full_1 & count_1_sel_not; // icBuffer.ts:70
+  wire overflow = enqueued_and & full_1 & not_dequeued; // icBuffer.ts:70
   wire [287:0] acc = source[0] ? data_0 : 288'd0; // icBuffer.ts:118
   wire [287:0] acc_1 = acc | (source[1] ? data_1 : 288'd0) | (source[2] ? data_2 : 288'd0) | (source[3] ? data_3 : 288'd0); // icBuffer.ts:119
   wire [5:0] ahead = {1'd0, tail} + 6'd32 - {1'd0, head}; // icBuffer.ts:105
@@ -60,7 +60,7 @@ module IcQueue_depth32_sources4_width288 (
     end else begin
       if (dequeued) head <= head == 5'd31 ? 5'd0 : head + 5'd1; // icBuffer.ts:78
       if (enqueued) tail <= tail == 5'd31 ? 5'd0 : tail + 5'd1; // icBuffer.ts:76
-      if (enqueued & count_1_sel_not) count_1 <= count_1 + 6'd1; // icBuffer.ts:79
+      if (enqueued & not_dequeued) count_1 <= count_1 + 6'd1; // icBuffer.ts:79
       else if (dequeued & ~enqueued) count_1 <= count_1 - 6'd1; // icBuffer.ts:79
       errors <= (clear_errors ? 3'd0 : errors) | {badCoreId, underflow, overflow}; // icBuffer.ts:61
     end

@@ -21,22 +21,22 @@ module FCmp_stages0 (
   wire [22:0] b_frac = b[22:0]; // fcmp.ts:34
   wire b_frac_is_zero = b_frac == 23'd0; // fcmp.ts:34
   wire b_is_nan = b_exp_is_max & ~b_frac_is_zero; // fcmp.ts:34
-  wire flags_or = a_is_nan | b_is_nan; // fcmp.ts:34
-  wire flags_not_2 = ~flags_or; // fcmp.ts:34
-  wire [30:0] flags_slice = a[30:0]; // fcmp.ts:34
-  wire [30:0] flags_slice_1 = b[30:0]; // fcmp.ts:34
-  wire flags_or_2 = (flags_slice | flags_slice_1) == 31'd0 | a == b; // fcmp.ts:34
-  wire flags_and = flags_not_2 & ~flags_or_2; // fcmp.ts:34
+  wire a_is_nan_or_b_is_nan = a_is_nan | b_is_nan; // fcmp.ts:34
+  wire not_a_is_nan_or_b_is_nan = ~a_is_nan_or_b_is_nan; // fcmp.ts:34
+  wire [30:0] a_bits_30_0 = a[30:0]; // fcmp.ts:34
+  wire [30:0] b_bits_30_0 = b[30:0]; // fcmp.ts:34
+  wire a_bits_30_0_or_b_bits_30_0_eq_0_or_a_eq_b = (a_bits_30_0 | b_bits_30_0) == 31'd0 | a == b; // fcmp.ts:34
+  wire flags_and = not_a_is_nan_or_b_is_nan & ~a_bits_30_0_or_b_bits_30_0_eq_0_or_a_eq_b; // fcmp.ts:34
   wire a_sign = a[31]; // fcmp.ts:34
   wire b_sign = b[31]; // fcmp.ts:34
-  wire flags_mux_1 = a_sign ^ b_sign ? a_sign : a_sign ? flags_slice_1 < flags_slice : flags_slice < flags_slice_1; // fcmp.ts:34
+  wire flags_mux_1 = a_sign ^ b_sign ? a_sign : a_sign ? b_bits_30_0 < a_bits_30_0 : a_bits_30_0 < b_bits_30_0; // fcmp.ts:34
   wire flags_and_1 = flags_and & flags_mux_1; // fcmp.ts:34
   wire flags_and_2 = flags_and & ~flags_mux_1; // fcmp.ts:34
-  wire [1:0] flags_1 = {flags_and_1 | flags_and_2, flags_and_1 | flags_or}; // fcmp.ts:36
+  wire [1:0] flags_1 = {flags_and_1 | flags_and_2, flags_and_1 | a_is_nan_or_b_is_nan}; // fcmp.ts:36
   assign flags = flags_1; // fcmp.ts:38
   assign lt = flags_and_1; // fcmp.ts:39
-  assign eq = flags_not_2 & flags_or_2; // fcmp.ts:40
+  assign eq = not_a_is_nan_or_b_is_nan & a_bits_30_0_or_b_bits_30_0_eq_0_or_a_eq_b; // fcmp.ts:40
   assign gt = flags_and_2; // fcmp.ts:41
-  assign unordered = flags_or; // fcmp.ts:42
+  assign unordered = a_is_nan_or_b_is_nan; // fcmp.ts:42
 
 endmodule

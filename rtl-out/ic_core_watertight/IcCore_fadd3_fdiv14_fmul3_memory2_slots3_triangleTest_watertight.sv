@@ -71,350 +71,350 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   logic [31:0] slot2_best_shader; // icCore.ts:145
   logic [95:0] slot2_best_normal; // icCore.ts:146
   logic [15:0] slot2_best_index; // icCore.ts:147
-  intake_t intake_state; // watertightTest.ts:132
-  logic [95:0] intake_origin; // watertightTest.ts:133
-  logic [95:0] intake_direction; // watertightTest.ts:134
-  logic [4:0] intake_thread; // watertightTest.ts:135
-  logic [95:0] intake_query; // watertightTest.ts:136
-  logic [5:0] intake_axes; // watertightTest.ts:137
-  logic [31:0] intake_sx; // watertightTest.ts:138
-  logic [31:0] intake_sy; // watertightTest.ts:138
-  logic [31:0] intake_sz; // watertightTest.ts:138
-  logic intake_step_d1; // watertightTest.ts:54
-  logic intake_step_d2; // watertightTest.ts:54
-  logic intake_step_d3; // watertightTest.ts:54
-  logic intake_step_d4; // watertightTest.ts:54
-  logic intake_step_d5; // watertightTest.ts:54
-  logic intake_step_d6; // watertightTest.ts:54
-  logic intake_step_d7; // watertightTest.ts:54
-  logic intake_step_d8; // watertightTest.ts:54
-  logic intake_step_d9; // watertightTest.ts:54
-  logic intake_step_d10; // watertightTest.ts:54
-  logic intake_step_d11; // watertightTest.ts:54
-  logic intake_step_d12; // watertightTest.ts:54
-  logic intake_step_d13; // watertightTest.ts:54
-  logic intake_step_d14; // watertightTest.ts:54
-  logic intake_step_d15; // watertightTest.ts:54
-  logic intake_step_d16; // watertightTest.ts:54
-  logic intake_step_d17; // watertightTest.ts:54
-  logic intake_fdiv_out_valid; // watertightTest.ts:151
-  logic [31:0] intake_fdiv_result; // watertightTest.ts:151
+  intake_t intake_state; // watertightIntersection.ts:132
+  logic [95:0] intake_origin; // watertightIntersection.ts:133
+  logic [95:0] intake_direction; // watertightIntersection.ts:134
+  logic [4:0] intake_thread; // watertightIntersection.ts:135
+  logic [95:0] intake_query; // watertightIntersection.ts:136
+  logic [5:0] intake_axes; // watertightIntersection.ts:137
+  logic [31:0] intake_sx; // watertightIntersection.ts:138
+  logic [31:0] intake_sy; // watertightIntersection.ts:138
+  logic [31:0] intake_sz; // watertightIntersection.ts:138
+  logic intake_step_d1; // watertightIntersection.ts:54
+  logic intake_step_d2; // watertightIntersection.ts:54
+  logic intake_step_d3; // watertightIntersection.ts:54
+  logic intake_step_d4; // watertightIntersection.ts:54
+  logic intake_step_d5; // watertightIntersection.ts:54
+  logic intake_step_d6; // watertightIntersection.ts:54
+  logic intake_step_d7; // watertightIntersection.ts:54
+  logic intake_step_d8; // watertightIntersection.ts:54
+  logic intake_step_d9; // watertightIntersection.ts:54
+  logic intake_step_d10; // watertightIntersection.ts:54
+  logic intake_step_d11; // watertightIntersection.ts:54
+  logic intake_step_d12; // watertightIntersection.ts:54
+  logic intake_step_d13; // watertightIntersection.ts:54
+  logic intake_step_d14; // watertightIntersection.ts:54
+  logic intake_step_d15; // watertightIntersection.ts:54
+  logic intake_step_d16; // watertightIntersection.ts:54
+  logic intake_step_d17; // watertightIntersection.ts:54
+  logic intake_fdiv_out_valid; // watertightIntersection.ts:151
+  logic [31:0] intake_fdiv_result; // watertightIntersection.ts:151
   logic [1:0] nextSlot; // icCore.ts:171
   logic sweeping; // icCore.ts:172
   logic [1:0] sweepSlot; // icCore.ts:173
   logic [15:0] nextId; // icCore.ts:174
   logic [1:0] resp_slot_d1; // icCore.ts:182
   logic [1:0] resp_slot_d2; // icCore.ts:182
-  logic [5:0] slot0_axes; // watertightTest.ts:204
-  logic [95:0] slot0_shear; // watertightTest.ts:204
-  logic [5:0] slot1_axes; // watertightTest.ts:204
-  logic [95:0] slot1_shear; // watertightTest.ts:204
-  logic [5:0] slot2_axes; // watertightTest.ts:204
-  logic [95:0] slot2_shear; // watertightTest.ts:204
-  logic fsub0_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub0_result; // watertightTest.ts:233
-  logic fsub1_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub1_result; // watertightTest.ts:233
-  logic fsub2_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub2_result; // watertightTest.ts:233
-  logic fsub3_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub3_result; // watertightTest.ts:233
-  logic fsub4_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub4_result; // watertightTest.ts:233
-  logic fsub5_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub5_result; // watertightTest.ts:233
-  logic fsub6_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub6_result; // watertightTest.ts:233
-  logic fsub7_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub7_result; // watertightTest.ts:233
-  logic fsub8_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub8_result; // watertightTest.ts:233
-  logic fsub9_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub9_result; // watertightTest.ts:233
-  logic fsub10_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub10_result; // watertightTest.ts:233
-  logic fsub11_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub11_result; // watertightTest.ts:233
-  logic fsub12_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub12_result; // watertightTest.ts:233
-  logic fsub13_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub13_result; // watertightTest.ts:233
-  logic fsub14_out_valid; // watertightTest.ts:233
-  logic [31:0] fsub14_result; // watertightTest.ts:233
+  logic [5:0] slot0_axes; // watertightIntersection.ts:204
+  logic [95:0] slot0_shear; // watertightIntersection.ts:204
+  logic [5:0] slot1_axes; // watertightIntersection.ts:204
+  logic [95:0] slot1_shear; // watertightIntersection.ts:204
+  logic [5:0] slot2_axes; // watertightIntersection.ts:204
+  logic [95:0] slot2_shear; // watertightIntersection.ts:204
+  logic fsub0_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub0_result; // watertightIntersection.ts:233
+  logic fsub1_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub1_result; // watertightIntersection.ts:233
+  logic fsub2_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub2_result; // watertightIntersection.ts:233
+  logic fsub3_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub3_result; // watertightIntersection.ts:233
+  logic fsub4_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub4_result; // watertightIntersection.ts:233
+  logic fsub5_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub5_result; // watertightIntersection.ts:233
+  logic fsub6_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub6_result; // watertightIntersection.ts:233
+  logic fsub7_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub7_result; // watertightIntersection.ts:233
+  logic fsub8_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub8_result; // watertightIntersection.ts:233
+  logic fsub9_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub9_result; // watertightIntersection.ts:233
+  logic fsub10_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub10_result; // watertightIntersection.ts:233
+  logic fsub11_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub11_result; // watertightIntersection.ts:233
+  logic fsub12_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub12_result; // watertightIntersection.ts:233
+  logic fsub13_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub13_result; // watertightIntersection.ts:233
+  logic fsub14_out_valid; // watertightIntersection.ts:233
+  logic [31:0] fsub14_result; // watertightIntersection.ts:233
   logic [1:0] slot_at3_d1; // icCore.ts:230
   logic [1:0] slot_at3_d2; // icCore.ts:230
   logic [1:0] slot_at3_d3; // icCore.ts:230
-  logic fmul15_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul15_result; // watertightTest.ts:246
-  logic fmul16_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul16_result; // watertightTest.ts:246
-  logic fmul17_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul17_result; // watertightTest.ts:246
-  logic [31:0] rel0x_d1; // watertightTest.ts:247
-  logic [31:0] rel0x_d2; // watertightTest.ts:247
-  logic [31:0] rel0x_d3; // watertightTest.ts:247
-  logic fsub18_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub18_result; // watertightTest.ts:247
-  logic [31:0] rel0y_d1; // watertightTest.ts:247
-  logic [31:0] rel0y_d2; // watertightTest.ts:247
-  logic [31:0] rel0y_d3; // watertightTest.ts:247
-  logic fsub19_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub19_result; // watertightTest.ts:247
-  logic [31:0] sheared0z_d1; // watertightTest.ts:247
-  logic [31:0] sheared0z_d2; // watertightTest.ts:247
-  logic [31:0] sheared0z_d3; // watertightTest.ts:247
-  logic fmul20_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul20_result; // watertightTest.ts:246
-  logic fmul21_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul21_result; // watertightTest.ts:246
-  logic fmul22_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul22_result; // watertightTest.ts:246
-  logic [31:0] rel1x_d1; // watertightTest.ts:247
-  logic [31:0] rel1x_d2; // watertightTest.ts:247
-  logic [31:0] rel1x_d3; // watertightTest.ts:247
-  logic fsub23_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub23_result; // watertightTest.ts:247
-  logic [31:0] rel1y_d1; // watertightTest.ts:247
-  logic [31:0] rel1y_d2; // watertightTest.ts:247
-  logic [31:0] rel1y_d3; // watertightTest.ts:247
-  logic fsub24_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub24_result; // watertightTest.ts:247
-  logic [31:0] sheared1z_d1; // watertightTest.ts:247
-  logic [31:0] sheared1z_d2; // watertightTest.ts:247
-  logic [31:0] sheared1z_d3; // watertightTest.ts:247
-  logic fmul25_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul25_result; // watertightTest.ts:246
-  logic fmul26_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul26_result; // watertightTest.ts:246
-  logic fmul27_out_valid; // watertightTest.ts:246
-  logic [31:0] fmul27_result; // watertightTest.ts:246
-  logic [31:0] rel2x_d1; // watertightTest.ts:247
-  logic [31:0] rel2x_d2; // watertightTest.ts:247
-  logic [31:0] rel2x_d3; // watertightTest.ts:247
-  logic fsub28_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub28_result; // watertightTest.ts:247
-  logic [31:0] rel2y_d1; // watertightTest.ts:247
-  logic [31:0] rel2y_d2; // watertightTest.ts:247
-  logic [31:0] rel2y_d3; // watertightTest.ts:247
-  logic fsub29_out_valid; // watertightTest.ts:247
-  logic [31:0] fsub29_result; // watertightTest.ts:247
-  logic [31:0] sheared2z_d1; // watertightTest.ts:247
-  logic [31:0] sheared2z_d2; // watertightTest.ts:247
-  logic [31:0] sheared2z_d3; // watertightTest.ts:247
-  logic fmul30_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul30_result; // watertightTest.ts:249
-  logic fmul31_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul31_result; // watertightTest.ts:249
-  logic fmul32_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul32_result; // watertightTest.ts:249
-  logic fmul33_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul33_result; // watertightTest.ts:249
-  logic fmul34_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul34_result; // watertightTest.ts:249
-  logic fmul35_out_valid; // watertightTest.ts:249
-  logic [31:0] fmul35_result; // watertightTest.ts:249
-  logic fsub36_out_valid; // watertightTest.ts:250
-  logic [31:0] fsub36_result; // watertightTest.ts:250
-  logic fsub37_out_valid; // watertightTest.ts:250
-  logic [31:0] fsub37_result; // watertightTest.ts:250
-  logic fsub38_out_valid; // watertightTest.ts:250
-  logic [31:0] fsub38_result; // watertightTest.ts:250
-  logic fmul39_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul39_result; // watertightTest.ts:253
-  logic fmul40_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul40_result; // watertightTest.ts:253
-  logic fsub41_out_valid; // watertightTest.ts:253
-  logic [31:0] fsub41_result; // watertightTest.ts:253
-  logic fmul42_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul42_result; // watertightTest.ts:253
-  logic fmul43_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul43_result; // watertightTest.ts:253
-  logic fsub44_out_valid; // watertightTest.ts:253
-  logic [31:0] fsub44_result; // watertightTest.ts:253
-  logic fmul45_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul45_result; // watertightTest.ts:253
-  logic fmul46_out_valid; // watertightTest.ts:253
-  logic [31:0] fmul46_result; // watertightTest.ts:253
-  logic fsub47_out_valid; // watertightTest.ts:253
-  logic [31:0] fsub47_result; // watertightTest.ts:253
-  logic fcmp48_out_valid; // watertightTest.ts:256
-  logic [1:0] fcmp48_flags; // watertightTest.ts:256
-  logic fcmp48_lt; // watertightTest.ts:256
-  logic fcmp48_eq; // watertightTest.ts:256
-  logic fcmp48_gt; // watertightTest.ts:256
-  logic fcmp48_unordered; // watertightTest.ts:256
-  logic fcmp49_out_valid; // watertightTest.ts:256
-  logic [1:0] fcmp49_flags; // watertightTest.ts:256
-  logic fcmp49_lt; // watertightTest.ts:256
-  logic fcmp49_eq; // watertightTest.ts:256
-  logic fcmp49_gt; // watertightTest.ts:256
-  logic fcmp49_unordered; // watertightTest.ts:256
-  logic fcmp50_out_valid; // watertightTest.ts:256
-  logic [1:0] fcmp50_flags; // watertightTest.ts:256
-  logic fcmp50_lt; // watertightTest.ts:256
-  logic fcmp50_eq; // watertightTest.ts:256
-  logic fcmp50_gt; // watertightTest.ts:256
-  logic fcmp50_unordered; // watertightTest.ts:256
-  logic [31:0] zx_d1; // watertightTest.ts:234
-  logic [31:0] zx_d2; // watertightTest.ts:234
-  logic [31:0] zx_d3; // watertightTest.ts:234
-  logic [31:0] zx_d4; // watertightTest.ts:234
-  logic [31:0] zx_d5; // watertightTest.ts:234
-  logic [31:0] zx_d6; // watertightTest.ts:234
-  logic [31:0] zy_d1; // watertightTest.ts:234
-  logic [31:0] zy_d2; // watertightTest.ts:234
-  logic [31:0] zy_d3; // watertightTest.ts:234
-  logic [31:0] zy_d4; // watertightTest.ts:234
-  logic [31:0] zy_d5; // watertightTest.ts:234
-  logic [31:0] zy_d6; // watertightTest.ts:234
-  logic [31:0] zz_d1; // watertightTest.ts:234
-  logic [31:0] zz_d2; // watertightTest.ts:234
-  logic [31:0] zz_d3; // watertightTest.ts:234
-  logic [31:0] zz_d4; // watertightTest.ts:234
-  logic [31:0] zz_d5; // watertightTest.ts:234
-  logic [31:0] zz_d6; // watertightTest.ts:234
-  logic fmul51_out_valid; // watertightTest.ts:261
-  logic [31:0] fmul51_result; // watertightTest.ts:261
-  logic fmul52_out_valid; // watertightTest.ts:261
-  logic [31:0] fmul52_result; // watertightTest.ts:261
-  logic fmul53_out_valid; // watertightTest.ts:261
-  logic [31:0] fmul53_result; // watertightTest.ts:261
-  logic fadd54_out_valid; // watertightTest.ts:262
-  logic [31:0] fadd54_result; // watertightTest.ts:262
-  logic [31:0] w_d1; // watertightTest.ts:262
-  logic [31:0] w_d2; // watertightTest.ts:262
-  logic [31:0] w_d3; // watertightTest.ts:262
-  logic fadd55_out_valid; // watertightTest.ts:262
-  logic [31:0] fadd55_result; // watertightTest.ts:262
-  logic fadd56_out_valid; // watertightTest.ts:263
-  logic [31:0] fadd56_result; // watertightTest.ts:263
-  logic [31:0] wz_d1; // watertightTest.ts:263
-  logic [31:0] wz_d2; // watertightTest.ts:263
-  logic [31:0] wz_d3; // watertightTest.ts:263
-  logic fadd57_out_valid; // watertightTest.ts:263
-  logic [31:0] fadd57_result; // watertightTest.ts:263
-  logic fcmp58_out_valid; // watertightTest.ts:264
-  logic [1:0] fcmp58_flags; // watertightTest.ts:264
-  logic fcmp58_lt; // watertightTest.ts:264
-  logic fcmp58_eq; // watertightTest.ts:264
-  logic fcmp58_gt; // watertightTest.ts:264
-  logic fcmp58_unordered; // watertightTest.ts:264
-  logic [31:0] det_d1; // watertightTest.ts:266
-  logic [31:0] det_d2; // watertightTest.ts:266
-  logic [31:0] det_d3; // watertightTest.ts:266
-  logic fdiv59_out_valid; // watertightTest.ts:267
-  logic [31:0] fdiv59_result; // watertightTest.ts:267
-  logic [31:0] v_edge_d1; // watertightTest.ts:268
-  logic [31:0] v_edge_d2; // watertightTest.ts:268
-  logic [31:0] v_edge_d3; // watertightTest.ts:268
-  logic [31:0] v_edge_d4; // watertightTest.ts:268
-  logic [31:0] v_edge_d5; // watertightTest.ts:268
-  logic [31:0] v_edge_d6; // watertightTest.ts:268
-  logic [31:0] v_edge_d7; // watertightTest.ts:268
-  logic [31:0] v_edge_d8; // watertightTest.ts:268
-  logic [31:0] v_edge_d9; // watertightTest.ts:268
-  logic fdiv60_out_valid; // watertightTest.ts:268
-  logic [31:0] fdiv60_result; // watertightTest.ts:268
-  logic [31:0] w_edge_d1; // watertightTest.ts:269
-  logic [31:0] w_edge_d2; // watertightTest.ts:269
-  logic [31:0] w_edge_d3; // watertightTest.ts:269
-  logic [31:0] w_edge_d4; // watertightTest.ts:269
-  logic [31:0] w_edge_d5; // watertightTest.ts:269
-  logic [31:0] w_edge_d6; // watertightTest.ts:269
-  logic [31:0] w_edge_d7; // watertightTest.ts:269
-  logic [31:0] w_edge_d8; // watertightTest.ts:269
-  logic [31:0] w_edge_d9; // watertightTest.ts:269
-  logic fdiv61_out_valid; // watertightTest.ts:269
-  logic [31:0] fdiv61_result; // watertightTest.ts:269
-  logic inside_d1; // watertightTest.ts:271
-  logic inside_d2; // watertightTest.ts:271
-  logic inside_d3; // watertightTest.ts:271
-  logic inside_d4; // watertightTest.ts:271
-  logic inside_d5; // watertightTest.ts:271
-  logic inside_d6; // watertightTest.ts:271
-  logic inside_d7; // watertightTest.ts:271
-  logic inside_d8; // watertightTest.ts:271
-  logic inside_d9; // watertightTest.ts:271
-  logic inside_d10; // watertightTest.ts:271
-  logic inside_d11; // watertightTest.ts:271
-  logic inside_d12; // watertightTest.ts:271
-  logic inside_d13; // watertightTest.ts:271
-  logic inside_d14; // watertightTest.ts:271
-  logic inside_d15; // watertightTest.ts:271
-  logic inside_d16; // watertightTest.ts:271
-  logic inside_d17; // watertightTest.ts:271
-  logic inside_d18; // watertightTest.ts:271
-  logic inside_d19; // watertightTest.ts:271
-  logic inside_d20; // watertightTest.ts:271
-  logic inside_d21; // watertightTest.ts:271
-  logic inside_d22; // watertightTest.ts:271
-  logic inside_d23; // watertightTest.ts:271
-  logic det_nonzero_d1; // watertightTest.ts:272
-  logic det_nonzero_d2; // watertightTest.ts:272
-  logic det_nonzero_d3; // watertightTest.ts:272
-  logic det_nonzero_d4; // watertightTest.ts:272
-  logic det_nonzero_d5; // watertightTest.ts:272
-  logic det_nonzero_d6; // watertightTest.ts:272
-  logic det_nonzero_d7; // watertightTest.ts:272
-  logic det_nonzero_d8; // watertightTest.ts:272
-  logic det_nonzero_d9; // watertightTest.ts:272
-  logic det_nonzero_d10; // watertightTest.ts:272
-  logic det_nonzero_d11; // watertightTest.ts:272
-  logic det_nonzero_d12; // watertightTest.ts:272
-  logic det_nonzero_d13; // watertightTest.ts:272
-  logic det_nonzero_d14; // watertightTest.ts:272
-  logic det_nonzero_d15; // watertightTest.ts:272
-  logic det_nonzero_d16; // watertightTest.ts:272
-  logic det_nonzero_d17; // watertightTest.ts:272
-  logic fcmp62_out_valid; // watertightTest.ts:273
-  logic [1:0] fcmp62_flags; // watertightTest.ts:273
-  logic fcmp62_lt; // watertightTest.ts:273
-  logic fcmp62_eq; // watertightTest.ts:273
-  logic fcmp62_gt; // watertightTest.ts:273
-  logic fcmp62_unordered; // watertightTest.ts:273
-  logic [31:0] det_s10_d1; // watertightTest.ts:274
-  logic [31:0] det_s10_d2; // watertightTest.ts:274
-  logic [31:0] det_s10_d3; // watertightTest.ts:274
-  logic [31:0] det_s10_d4; // watertightTest.ts:274
-  logic [31:0] det_s10_d5; // watertightTest.ts:274
-  logic [31:0] det_s10_d6; // watertightTest.ts:274
-  logic [31:0] det_s10_d7; // watertightTest.ts:274
-  logic [31:0] det_s10_d8; // watertightTest.ts:274
-  logic [31:0] det_s10_d9; // watertightTest.ts:274
-  logic [31:0] det_s10_d10; // watertightTest.ts:274
-  logic [31:0] det_s10_d11; // watertightTest.ts:274
-  logic [31:0] det_s10_d12; // watertightTest.ts:274
-  logic [31:0] det_s10_d13; // watertightTest.ts:274
-  logic [31:0] det_s10_d14; // watertightTest.ts:274
-  logic [95:0] normal_d1; // watertightTest.ts:274
-  logic [95:0] normal_d2; // watertightTest.ts:274
-  logic [95:0] normal_d3; // watertightTest.ts:274
-  logic [95:0] normal_d4; // watertightTest.ts:274
-  logic [95:0] normal_d5; // watertightTest.ts:274
-  logic [95:0] normal_d6; // watertightTest.ts:274
-  logic [95:0] normal_d7; // watertightTest.ts:274
-  logic [95:0] normal_d8; // watertightTest.ts:274
-  logic [95:0] normal_d9; // watertightTest.ts:274
-  logic [95:0] normal_d10; // watertightTest.ts:274
-  logic [95:0] normal_d11; // watertightTest.ts:274
-  logic [95:0] normal_d12; // watertightTest.ts:274
-  logic [95:0] normal_d13; // watertightTest.ts:274
-  logic [95:0] normal_d14; // watertightTest.ts:274
-  logic [95:0] normal_d15; // watertightTest.ts:274
-  logic [95:0] normal_d16; // watertightTest.ts:274
-  logic [95:0] normal_d17; // watertightTest.ts:274
-  logic [95:0] normal_d18; // watertightTest.ts:274
-  logic [95:0] normal_d19; // watertightTest.ts:274
-  logic [95:0] normal_d20; // watertightTest.ts:274
-  logic [95:0] normal_d21; // watertightTest.ts:274
-  logic [95:0] normal_d22; // watertightTest.ts:274
-  logic [95:0] normal_d23; // watertightTest.ts:274
-  logic [95:0] normal_d24; // watertightTest.ts:274
-  logic [95:0] normal_d25; // watertightTest.ts:274
-  logic [95:0] normal_d26; // watertightTest.ts:274
-  logic [95:0] normal_d27; // watertightTest.ts:274
-  logic [95:0] normal_d28; // watertightTest.ts:274
-  logic [95:0] normal_d29; // watertightTest.ts:274
+  logic fmul15_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul15_result; // watertightIntersection.ts:246
+  logic fmul16_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul16_result; // watertightIntersection.ts:246
+  logic fmul17_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul17_result; // watertightIntersection.ts:246
+  logic [31:0] rel0x_d1; // watertightIntersection.ts:247
+  logic [31:0] rel0x_d2; // watertightIntersection.ts:247
+  logic [31:0] rel0x_d3; // watertightIntersection.ts:247
+  logic fsub18_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub18_result; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d1; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d2; // watertightIntersection.ts:247
+  logic [31:0] rel0y_d3; // watertightIntersection.ts:247
+  logic fsub19_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub19_result; // watertightIntersection.ts:247
+  logic [31:0] sheared0z_d1; // watertightIntersection.ts:247
+  logic [31:0] sheared0z_d2; // watertightIntersection.ts:247
+  logic [31:0] sheared0z_d3; // watertightIntersection.ts:247
+  logic fmul20_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul20_result; // watertightIntersection.ts:246
+  logic fmul21_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul21_result; // watertightIntersection.ts:246
+  logic fmul22_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul22_result; // watertightIntersection.ts:246
+  logic [31:0] rel1x_d1; // watertightIntersection.ts:247
+  logic [31:0] rel1x_d2; // watertightIntersection.ts:247
+  logic [31:0] rel1x_d3; // watertightIntersection.ts:247
+  logic fsub23_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub23_result; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d1; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d2; // watertightIntersection.ts:247
+  logic [31:0] rel1y_d3; // watertightIntersection.ts:247
+  logic fsub24_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub24_result; // watertightIntersection.ts:247
+  logic [31:0] sheared1z_d1; // watertightIntersection.ts:247
+  logic [31:0] sheared1z_d2; // watertightIntersection.ts:247
+  logic [31:0] sheared1z_d3; // watertightIntersection.ts:247
+  logic fmul25_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul25_result; // watertightIntersection.ts:246
+  logic fmul26_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul26_result; // watertightIntersection.ts:246
+  logic fmul27_out_valid; // watertightIntersection.ts:246
+  logic [31:0] fmul27_result; // watertightIntersection.ts:246
+  logic [31:0] rel2x_d1; // watertightIntersection.ts:247
+  logic [31:0] rel2x_d2; // watertightIntersection.ts:247
+  logic [31:0] rel2x_d3; // watertightIntersection.ts:247
+  logic fsub28_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub28_result; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d1; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d2; // watertightIntersection.ts:247
+  logic [31:0] rel2y_d3; // watertightIntersection.ts:247
+  logic fsub29_out_valid; // watertightIntersection.ts:247
+  logic [31:0] fsub29_result; // watertightIntersection.ts:247
+  logic [31:0] sheared2z_d1; // watertightIntersection.ts:247
+  logic [31:0] sheared2z_d2; // watertightIntersection.ts:247
+  logic [31:0] sheared2z_d3; // watertightIntersection.ts:247
+  logic fmul30_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul30_result; // watertightIntersection.ts:249
+  logic fmul31_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul31_result; // watertightIntersection.ts:249
+  logic fmul32_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul32_result; // watertightIntersection.ts:249
+  logic fmul33_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul33_result; // watertightIntersection.ts:249
+  logic fmul34_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul34_result; // watertightIntersection.ts:249
+  logic fmul35_out_valid; // watertightIntersection.ts:249
+  logic [31:0] fmul35_result; // watertightIntersection.ts:249
+  logic fsub36_out_valid; // watertightIntersection.ts:250
+  logic [31:0] fsub36_result; // watertightIntersection.ts:250
+  logic fsub37_out_valid; // watertightIntersection.ts:250
+  logic [31:0] fsub37_result; // watertightIntersection.ts:250
+  logic fsub38_out_valid; // watertightIntersection.ts:250
+  logic [31:0] fsub38_result; // watertightIntersection.ts:250
+  logic fmul39_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul39_result; // watertightIntersection.ts:253
+  logic fmul40_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul40_result; // watertightIntersection.ts:253
+  logic fsub41_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fsub41_result; // watertightIntersection.ts:253
+  logic fmul42_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul42_result; // watertightIntersection.ts:253
+  logic fmul43_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul43_result; // watertightIntersection.ts:253
+  logic fsub44_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fsub44_result; // watertightIntersection.ts:253
+  logic fmul45_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul45_result; // watertightIntersection.ts:253
+  logic fmul46_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fmul46_result; // watertightIntersection.ts:253
+  logic fsub47_out_valid; // watertightIntersection.ts:253
+  logic [31:0] fsub47_result; // watertightIntersection.ts:253
+  logic fcmp48_out_valid; // watertightIntersection.ts:256
+  logic [1:0] fcmp48_flags; // watertightIntersection.ts:256
+  logic fcmp48_lt; // watertightIntersection.ts:256
+  logic fcmp48_eq; // watertightIntersection.ts:256
+  logic fcmp48_gt; // watertightIntersection.ts:256
+  logic fcmp48_unordered; // watertightIntersection.ts:256
+  logic fcmp49_out_valid; // watertightIntersection.ts:256
+  logic [1:0] fcmp49_flags; // watertightIntersection.ts:256
+  logic fcmp49_lt; // watertightIntersection.ts:256
+  logic fcmp49_eq; // watertightIntersection.ts:256
+  logic fcmp49_gt; // watertightIntersection.ts:256
+  logic fcmp49_unordered; // watertightIntersection.ts:256
+  logic fcmp50_out_valid; // watertightIntersection.ts:256
+  logic [1:0] fcmp50_flags; // watertightIntersection.ts:256
+  logic fcmp50_lt; // watertightIntersection.ts:256
+  logic fcmp50_eq; // watertightIntersection.ts:256
+  logic fcmp50_gt; // watertightIntersection.ts:256
+  logic fcmp50_unordered; // watertightIntersection.ts:256
+  logic [31:0] zx_d1; // watertightIntersection.ts:234
+  logic [31:0] zx_d2; // watertightIntersection.ts:234
+  logic [31:0] zx_d3; // watertightIntersection.ts:234
+  logic [31:0] zx_d4; // watertightIntersection.ts:234
+  logic [31:0] zx_d5; // watertightIntersection.ts:234
+  logic [31:0] zx_d6; // watertightIntersection.ts:234
+  logic [31:0] zy_d1; // watertightIntersection.ts:234
+  logic [31:0] zy_d2; // watertightIntersection.ts:234
+  logic [31:0] zy_d3; // watertightIntersection.ts:234
+  logic [31:0] zy_d4; // watertightIntersection.ts:234
+  logic [31:0] zy_d5; // watertightIntersection.ts:234
+  logic [31:0] zy_d6; // watertightIntersection.ts:234
+  logic [31:0] zz_d1; // watertightIntersection.ts:234
+  logic [31:0] zz_d2; // watertightIntersection.ts:234
+  logic [31:0] zz_d3; // watertightIntersection.ts:234
+  logic [31:0] zz_d4; // watertightIntersection.ts:234
+  logic [31:0] zz_d5; // watertightIntersection.ts:234
+  logic [31:0] zz_d6; // watertightIntersection.ts:234
+  logic fmul51_out_valid; // watertightIntersection.ts:261
+  logic [31:0] fmul51_result; // watertightIntersection.ts:261
+  logic fmul52_out_valid; // watertightIntersection.ts:261
+  logic [31:0] fmul52_result; // watertightIntersection.ts:261
+  logic fmul53_out_valid; // watertightIntersection.ts:261
+  logic [31:0] fmul53_result; // watertightIntersection.ts:261
+  logic fadd54_out_valid; // watertightIntersection.ts:262
+  logic [31:0] fadd54_result; // watertightIntersection.ts:262
+  logic [31:0] w_d1; // watertightIntersection.ts:262
+  logic [31:0] w_d2; // watertightIntersection.ts:262
+  logic [31:0] w_d3; // watertightIntersection.ts:262
+  logic fadd55_out_valid; // watertightIntersection.ts:262
+  logic [31:0] fadd55_result; // watertightIntersection.ts:262
+  logic fadd56_out_valid; // watertightIntersection.ts:263
+  logic [31:0] fadd56_result; // watertightIntersection.ts:263
+  logic [31:0] wz_d1; // watertightIntersection.ts:263
+  logic [31:0] wz_d2; // watertightIntersection.ts:263
+  logic [31:0] wz_d3; // watertightIntersection.ts:263
+  logic fadd57_out_valid; // watertightIntersection.ts:263
+  logic [31:0] fadd57_result; // watertightIntersection.ts:263
+  logic fcmp58_out_valid; // watertightIntersection.ts:264
+  logic [1:0] fcmp58_flags; // watertightIntersection.ts:264
+  logic fcmp58_lt; // watertightIntersection.ts:264
+  logic fcmp58_eq; // watertightIntersection.ts:264
+  logic fcmp58_gt; // watertightIntersection.ts:264
+  logic fcmp58_unordered; // watertightIntersection.ts:264
+  logic [31:0] det_d1; // watertightIntersection.ts:266
+  logic [31:0] det_d2; // watertightIntersection.ts:266
+  logic [31:0] det_d3; // watertightIntersection.ts:266
+  logic fdiv59_out_valid; // watertightIntersection.ts:267
+  logic [31:0] fdiv59_result; // watertightIntersection.ts:267
+  logic [31:0] v_edge_d1; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d2; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d3; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d4; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d5; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d6; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d7; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d8; // watertightIntersection.ts:268
+  logic [31:0] v_edge_d9; // watertightIntersection.ts:268
+  logic fdiv60_out_valid; // watertightIntersection.ts:268
+  logic [31:0] fdiv60_result; // watertightIntersection.ts:268
+  logic [31:0] w_edge_d1; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d2; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d3; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d4; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d5; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d6; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d7; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d8; // watertightIntersection.ts:269
+  logic [31:0] w_edge_d9; // watertightIntersection.ts:269
+  logic fdiv61_out_valid; // watertightIntersection.ts:269
+  logic [31:0] fdiv61_result; // watertightIntersection.ts:269
+  logic inside_d1; // watertightIntersection.ts:271
+  logic inside_d2; // watertightIntersection.ts:271
+  logic inside_d3; // watertightIntersection.ts:271
+  logic inside_d4; // watertightIntersection.ts:271
+  logic inside_d5; // watertightIntersection.ts:271
+  logic inside_d6; // watertightIntersection.ts:271
+  logic inside_d7; // watertightIntersection.ts:271
+  logic inside_d8; // watertightIntersection.ts:271
+  logic inside_d9; // watertightIntersection.ts:271
+  logic inside_d10; // watertightIntersection.ts:271
+  logic inside_d11; // watertightIntersection.ts:271
+  logic inside_d12; // watertightIntersection.ts:271
+  logic inside_d13; // watertightIntersection.ts:271
+  logic inside_d14; // watertightIntersection.ts:271
+  logic inside_d15; // watertightIntersection.ts:271
+  logic inside_d16; // watertightIntersection.ts:271
+  logic inside_d17; // watertightIntersection.ts:271
+  logic inside_d18; // watertightIntersection.ts:271
+  logic inside_d19; // watertightIntersection.ts:271
+  logic inside_d20; // watertightIntersection.ts:271
+  logic inside_d21; // watertightIntersection.ts:271
+  logic inside_d22; // watertightIntersection.ts:271
+  logic inside_d23; // watertightIntersection.ts:271
+  logic det_nonzero_d1; // watertightIntersection.ts:272
+  logic det_nonzero_d2; // watertightIntersection.ts:272
+  logic det_nonzero_d3; // watertightIntersection.ts:272
+  logic det_nonzero_d4; // watertightIntersection.ts:272
+  logic det_nonzero_d5; // watertightIntersection.ts:272
+  logic det_nonzero_d6; // watertightIntersection.ts:272
+  logic det_nonzero_d7; // watertightIntersection.ts:272
+  logic det_nonzero_d8; // watertightIntersection.ts:272
+  logic det_nonzero_d9; // watertightIntersection.ts:272
+  logic det_nonzero_d10; // watertightIntersection.ts:272
+  logic det_nonzero_d11; // watertightIntersection.ts:272
+  logic det_nonzero_d12; // watertightIntersection.ts:272
+  logic det_nonzero_d13; // watertightIntersection.ts:272
+  logic det_nonzero_d14; // watertightIntersection.ts:272
+  logic det_nonzero_d15; // watertightIntersection.ts:272
+  logic det_nonzero_d16; // watertightIntersection.ts:272
+  logic det_nonzero_d17; // watertightIntersection.ts:272
+  logic fcmp62_out_valid; // watertightIntersection.ts:273
+  logic [1:0] fcmp62_flags; // watertightIntersection.ts:273
+  logic fcmp62_lt; // watertightIntersection.ts:273
+  logic fcmp62_eq; // watertightIntersection.ts:273
+  logic fcmp62_gt; // watertightIntersection.ts:273
+  logic fcmp62_unordered; // watertightIntersection.ts:273
+  logic [31:0] det_s10_d1; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d2; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d3; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d4; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d5; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d6; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d7; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d8; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d9; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d10; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d11; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d12; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d13; // watertightIntersection.ts:274
+  logic [31:0] det_s10_d14; // watertightIntersection.ts:274
+  logic [95:0] normal_d1; // watertightIntersection.ts:274
+  logic [95:0] normal_d2; // watertightIntersection.ts:274
+  logic [95:0] normal_d3; // watertightIntersection.ts:274
+  logic [95:0] normal_d4; // watertightIntersection.ts:274
+  logic [95:0] normal_d5; // watertightIntersection.ts:274
+  logic [95:0] normal_d6; // watertightIntersection.ts:274
+  logic [95:0] normal_d7; // watertightIntersection.ts:274
+  logic [95:0] normal_d8; // watertightIntersection.ts:274
+  logic [95:0] normal_d9; // watertightIntersection.ts:274
+  logic [95:0] normal_d10; // watertightIntersection.ts:274
+  logic [95:0] normal_d11; // watertightIntersection.ts:274
+  logic [95:0] normal_d12; // watertightIntersection.ts:274
+  logic [95:0] normal_d13; // watertightIntersection.ts:274
+  logic [95:0] normal_d14; // watertightIntersection.ts:274
+  logic [95:0] normal_d15; // watertightIntersection.ts:274
+  logic [95:0] normal_d16; // watertightIntersection.ts:274
+  logic [95:0] normal_d17; // watertightIntersection.ts:274
+  logic [95:0] normal_d18; // watertightIntersection.ts:274
+  logic [95:0] normal_d19; // watertightIntersection.ts:274
+  logic [95:0] normal_d20; // watertightIntersection.ts:274
+  logic [95:0] normal_d21; // watertightIntersection.ts:274
+  logic [95:0] normal_d22; // watertightIntersection.ts:274
+  logic [95:0] normal_d23; // watertightIntersection.ts:274
+  logic [95:0] normal_d24; // watertightIntersection.ts:274
+  logic [95:0] normal_d25; // watertightIntersection.ts:274
+  logic [95:0] normal_d26; // watertightIntersection.ts:274
+  logic [95:0] normal_d27; // watertightIntersection.ts:274
+  logic [95:0] normal_d28; // watertightIntersection.ts:274
+  logic [95:0] normal_d29; // watertightIntersection.ts:274
   logic test_valid_d1; // icCore.ts:239
   logic test_valid_d2; // icCore.ts:239
   logic test_valid_d3; // icCore.ts:239
@@ -707,21 +707,21 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
 
   assign dispatch_ready = intake_state == INTAKE_EMPTY; // icCore.ts:130
   assign dispatch_done = done_d6; // icCore.ts:289
-  wire dispatch_hit_info_slice = done_slot_d6[1]; // icCore.ts:119
-  wire dispatch_hit_info_slice_1 = done_slot_d6[0]; // icCore.ts:119
-  wire dispatch_hit_info_mux_1 = dispatch_hit_info_slice ? slot2_have_best : dispatch_hit_info_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:119
+  wire done_slot_d6_bit_1 = done_slot_d6[1]; // icCore.ts:119
+  wire done_slot_d6_bit_0 = done_slot_d6[0]; // icCore.ts:119
+  wire dispatch_hit_info_mux_1 = done_slot_d6_bit_1 ? slot2_have_best : done_slot_d6_bit_0 ? slot1_have_best : slot0_have_best; // icCore.ts:119
   wire answerHit = done_d6 & dispatch_hit_info_mux_1; // icCore.ts:294
-  wire [31:0] dispatch_hit_info_mux_3 = dispatch_hit_info_slice ? slot2_best_shader : dispatch_hit_info_slice_1 ? slot1_best_shader : slot0_best_shader; // icCore.ts:119
+  wire [31:0] dispatch_hit_info_mux_3 = done_slot_d6_bit_1 ? slot2_best_shader : done_slot_d6_bit_0 ? slot1_best_shader : slot0_best_shader; // icCore.ts:119
   assign dispatch_hit_info = answerHit ? {dispatch_hit_info_mux_3, {fadd72_result, fadd70_result, fadd68_result}} : 128'd0; // icCore.ts:295
-  wire [15:0] dispatch_hit_normal_mux_1 = dispatch_hit_info_slice ? slot2_best_index : dispatch_hit_info_slice_1 ? slot1_best_index : slot0_best_index; // icCore.ts:119
-  wire [95:0] dispatch_hit_normal_mux_3 = dispatch_hit_info_slice ? slot2_best_normal : dispatch_hit_info_slice_1 ? slot1_best_normal : slot0_best_normal; // icCore.ts:119
+  wire [15:0] dispatch_hit_normal_mux_1 = done_slot_d6_bit_1 ? slot2_best_index : done_slot_d6_bit_0 ? slot1_best_index : slot0_best_index; // icCore.ts:119
+  wire [95:0] dispatch_hit_normal_mux_3 = done_slot_d6_bit_1 ? slot2_best_normal : done_slot_d6_bit_0 ? slot1_best_normal : slot0_best_normal; // icCore.ts:119
   assign dispatch_hit_normal = answerHit ? {{16'd0, dispatch_hit_normal_mux_1}, dispatch_hit_normal_mux_3} : 128'd0; // icCore.ts:296
-  wire [31:0] dispatch_hit_parameters_mux_1 = dispatch_hit_info_slice ? slot2_best_v : dispatch_hit_info_slice_1 ? slot1_best_v : slot0_best_v; // icCore.ts:119
-  wire [31:0] dispatch_hit_parameters_mux_3 = dispatch_hit_info_slice ? slot2_best_u : dispatch_hit_info_slice_1 ? slot1_best_u : slot0_best_u; // icCore.ts:119
-  wire [31:0] dispatch_hit_parameters_mux_5 = dispatch_hit_info_slice ? slot2_best_t : dispatch_hit_info_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:119
+  wire [31:0] dispatch_hit_parameters_mux_1 = done_slot_d6_bit_1 ? slot2_best_v : done_slot_d6_bit_0 ? slot1_best_v : slot0_best_v; // icCore.ts:119
+  wire [31:0] dispatch_hit_parameters_mux_3 = done_slot_d6_bit_1 ? slot2_best_u : done_slot_d6_bit_0 ? slot1_best_u : slot0_best_u; // icCore.ts:119
+  wire [31:0] dispatch_hit_parameters_mux_5 = done_slot_d6_bit_1 ? slot2_best_t : done_slot_d6_bit_0 ? slot1_best_t : slot0_best_t; // icCore.ts:119
   wire [127:0] dispatch_hit_parameters_concat = {32'hffffffff, dispatch_hit_parameters_mux_1, dispatch_hit_parameters_mux_3, dispatch_hit_parameters_mux_5}; // icCore.ts:298
   assign dispatch_hit_parameters = answerHit ? dispatch_hit_parameters_concat : 128'd0; // icCore.ts:298
-  wire [4:0] dispatch_done_thread_mux_1 = dispatch_hit_info_slice ? slot2_thread : dispatch_hit_info_slice_1 ? slot1_thread : slot0_thread; // icCore.ts:119
+  wire [4:0] dispatch_done_thread_mux_1 = done_slot_d6_bit_1 ? slot2_thread : done_slot_d6_bit_0 ? slot1_thread : slot0_thread; // icCore.ts:119
   assign dispatch_done_thread = done_d6 ? dispatch_done_thread_mux_1 : 5'd0; // icCore.ts:292
   assign dispatch_done_fault = 1'd0; // icCore.ts:290
   assign counters_rays = rays; // icCore.ts:309
@@ -730,15 +730,15 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   assign counters_node_tests = 32'd0; // icCore.ts:313
   assign tri_req_valid = sweeping; // icCore.ts:179
   assign tri_req_id = nextId; // icCore.ts:180
-  wire start = intake_state == INTAKE_READY; // watertightTest.ts:158
+  wire start = intake_state == INTAKE_READY; // watertightIntersection.ts:158
   wire ready = ~sweeping & ~(nextSlot[1] ? slot2_busy : nextSlot[0] ? slot1_busy : slot0_busy); // icCore.ts:175
   wire accept = start & ready; // icCore.ts:176
-  wire slot0_busy_sel_and_1 = accept & nextSlot == 2'd0; // icCore.ts:262
-  wire hit = inside_d23 & det_nonzero_d17 & fcmp62_flags == 2'd2; // watertightTest.ts:273
+  wire accept_and_nextSlot_eq_0 = accept & nextSlot == 2'd0; // icCore.ts:262
+  wire hit = inside_d23 & det_nonzero_d17 & fcmp62_flags == 2'd2; // watertightIntersection.ts:273
   wire inInterval = (fcmp63_flags == 2'd2 | fcmp63_flags == 2'd0) & (fcmp64_flags == 2'd3 | fcmp64_flags == 2'd0); // queryAccept.ts:34
-  wire slot0_have_best_sel_slice = slot_at38_d38[1]; // icCore.ts:119
-  wire slot0_have_best_sel_slice_1 = slot_at38_d38[0]; // icCore.ts:119
-  wire [95:0] slot0_have_best_sel_mux_1 = slot0_have_best_sel_slice ? slot2_query : slot0_have_best_sel_slice_1 ? slot1_query : slot0_query; // icCore.ts:119
+  wire slot_at38_d38_bit_1 = slot_at38_d38[1]; // icCore.ts:119
+  wire slot_at38_d38_bit_0 = slot_at38_d38[0]; // icCore.ts:119
+  wire [95:0] slot0_have_best_sel_mux_1 = slot_at38_d38_bit_1 ? slot2_query : slot_at38_d38_bit_0 ? slot1_query : slot0_query; // icCore.ts:119
   wire [31:0] flags = slot0_have_best_sel_mux_1[95:64]; // queryAccept.ts:8
   wire [7:0] mask = flags[15:8]; // queryAccept.ts:15
   wire cullBack = flags[1]; // queryAccept.ts:13
@@ -746,41 +746,44 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire culled = test_one_sided_d38 & (fcmp65_flags == 2'd3 & cullBack | fcmp65_flags == 2'd2 & cullFront); // queryAccept.ts:36
   wire slot0_have_best_sel_and_3 = test_valid_d38 & hit & inInterval & (test_mask_d38 & mask) != 8'd0 & ~culled; // queryAccept.ts:37
   wire mine = slot_at38_d38 == 2'd0; // icCore.ts:261
-  wire slot0_have_best_sel_mux_3 = slot0_have_best_sel_slice ? slot2_have_best : slot0_have_best_sel_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:119
+  wire slot0_have_best_sel_mux_3 = slot_at38_d38_bit_1 ? slot2_have_best : slot_at38_d38_bit_0 ? slot1_have_best : slot0_have_best; // icCore.ts:119
   wire first = ~slot0_have_best_sel_mux_3; // icCore.ts:253
   wire [31:0] flags_1 = flags; // queryAccept.ts:8
   wire anyHit = flags[0]; // queryAccept.ts:12
   wire closer = first | ~anyHit & fcmp66_flags == 2'd3; // icCore.ts:254
   wire slot0_have_best_sel_and_5 = slot0_have_best_sel_and_3 & mine & closer; // icCore.ts:269
-  wire slot1_busy_sel_and_1 = accept & nextSlot == 2'd1; // icCore.ts:262
+  wire accept_and_nextSlot_eq_1 = accept & nextSlot == 2'd1; // icCore.ts:262
   wire mine_1 = slot_at38_d38 == 2'd1; // icCore.ts:261
   wire slot1_have_best_sel_and_1 = slot0_have_best_sel_and_3 & mine_1 & closer; // icCore.ts:269
-  wire slot2_busy_sel_eq_1 = nextSlot == 2'd2; // icCore.ts:262
-  wire slot2_busy_sel_and_1 = accept & slot2_busy_sel_eq_1; // icCore.ts:262
+  wire nextSlot_eq_2 = nextSlot == 2'd2; // icCore.ts:262
+  wire accept_and_nextSlot_eq_2 = accept & nextSlot_eq_2; // icCore.ts:262
   wire mine_2 = slot_at38_d38 == 2'd2; // icCore.ts:261
   wire slot2_have_best_sel_and_1 = slot0_have_best_sel_and_3 & mine_2 & closer; // icCore.ts:269
-  wire take = dispatch_ray_start & dispatch_ready; // watertightTest.ts:139
-  wire [31:0] d = ray_direction[31:0]; // watertightTest.ts:75
-  wire [30:0] intake_axes_slice = d[30:0]; // watertightTest.ts:76
-  wire [31:0] d_1 = ray_direction[63:32]; // watertightTest.ts:75
-  wire [30:0] intake_axes_slice_1 = d_1[30:0]; // watertightTest.ts:76
-  wire yWins = intake_axes_slice < intake_axes_slice_1; // watertightTest.ts:77
-  wire [31:0] d_2 = ray_direction[95:64]; // watertightTest.ts:75
-  wire zWins = (yWins ? intake_axes_slice_1 : intake_axes_slice) < d_2[30:0]; // watertightTest.ts:78
-  wire [5:0] axesZ = d_2[31] ? 6'd33 : 6'd36; // watertightTest.ts:80
-  wire [5:0] axesY = d_1[31] ? 6'd24 : 6'd18; // watertightTest.ts:81
-  wire [5:0] axesX = d[31] ? 6'd6 : 6'd9; // watertightTest.ts:82
-  wire intake_fdiv_in_valid = 1'd1; // watertightTest.ts:152
-  wire [1:0] intake_fdiv_a_slice = intake_axes[1:0]; // watertightTest.ts:91
-  wire [31:0] d_slice = intake_direction[31:0]; // watertightTest.ts:150
-  wire [31:0] d_slice_1 = intake_direction[63:32]; // watertightTest.ts:150
-  wire [31:0] d_slice_2 = intake_direction[95:64]; // watertightTest.ts:150
-  wire [31:0] intake_fdiv_a_mux_1 = intake_fdiv_a_slice == 2'd0 ? d_slice : intake_fdiv_a_slice == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:87
-  wire [1:0] intake_fdiv_a_slice_1 = intake_axes[3:2]; // watertightTest.ts:91
-  wire [31:0] intake_fdiv_a_mux_3 = intake_fdiv_a_slice_1 == 2'd0 ? d_slice : intake_fdiv_a_slice_1 == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:87
-  wire [31:0] intake_fdiv_a = intake_step_d1 ? intake_fdiv_a_mux_1 : intake_step_d2 ? intake_fdiv_a_mux_3 : 32'h3f800000; // watertightTest.ts:153
-  wire [1:0] intake_fdiv_b_slice = intake_axes[5:4]; // watertightTest.ts:91
-  wire [31:0] intake_fdiv_b = intake_fdiv_b_slice == 2'd0 ? d_slice : intake_fdiv_b_slice == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:154
+  wire take = dispatch_ray_start & dispatch_ready; // watertightIntersection.ts:139
+  wire [31:0] d = ray_direction[31:0]; // watertightIntersection.ts:75
+  wire [30:0] d_bits_30_0 = d[30:0]; // watertightIntersection.ts:76
+  wire [31:0] d_1 = ray_direction[63:32]; // watertightIntersection.ts:75
+  wire [30:0] d_1_bits_30_0 = d_1[30:0]; // watertightIntersection.ts:76
+  wire yWins = d_bits_30_0 < d_1_bits_30_0; // watertightIntersection.ts:77
+  wire [31:0] d_2 = ray_direction[95:64]; // watertightIntersection.ts:75
+  wire zWins = (yWins ? d_1_bits_30_0 : d_bits_30_0) < d_2[30:0]; // watertightIntersection.ts:78
+  wire [5:0] axesZ = d_2[31] ? 6'd33 : 6'd36; // watertightIntersection.ts:80
+  wire [5:0] axesY = d_1[31] ? 6'd24 : 6'd18; // watertightIntersection.ts:81
+  wire [5:0] axesX = d[31] ? 6'd6 : 6'd9; // watertightIntersection.ts:82
+  wire intake_fdiv_in_valid = 1'd1; // watertightIntersection.ts:152
+  wire [1:0] intake_axes_bits_1_0 = intake_axes[1:0]; // watertightIntersection.ts:91
+  wire [31:0] intake_direction_bits_31_0 = intake_direction[31:0]; // watertightIntersection.ts:150
+  wire [31:0] intake_direction_bits_63_32 = intake_direction[63:32]; // watertightIntersection.ts:150
+  wire [31:0] intake_direction_bits_95_64 = intake_direction[95:64]; // watertightIntersection.ts:150
+  wire [31:0] intake_fdiv_a_mux = intake_axes_bits_1_0 == 2'd1 ? intake_direction_bits_63_32 : intake_direction_bits_95_64; // watertightIntersection.ts:87
+  wire [31:0] intake_fdiv_a_mux_1 = intake_axes_bits_1_0 == 2'd0 ? intake_direction_bits_31_0 : intake_fdiv_a_mux; // watertightIntersection.ts:87
+  wire [1:0] intake_axes_bits_3_2 = intake_axes[3:2]; // watertightIntersection.ts:91
+  wire [31:0] intake_fdiv_a_mux_2 = intake_axes_bits_3_2 == 2'd1 ? intake_direction_bits_63_32 : intake_direction_bits_95_64; // watertightIntersection.ts:87
+  wire [31:0] intake_fdiv_a_mux_3 = intake_axes_bits_3_2 == 2'd0 ? intake_direction_bits_31_0 : intake_fdiv_a_mux_2; // watertightIntersection.ts:87
+  wire [31:0] intake_fdiv_a = intake_step_d1 ? intake_fdiv_a_mux_1 : intake_step_d2 ? intake_fdiv_a_mux_3 : 32'h3f800000; // watertightIntersection.ts:153
+  wire [1:0] intake_axes_bits_5_4 = intake_axes[5:4]; // watertightIntersection.ts:91
+  wire [31:0] intake_fdiv_b_mux = intake_axes_bits_5_4 == 2'd1 ? intake_direction_bits_63_32 : intake_direction_bits_95_64; // watertightIntersection.ts:87
+  wire [31:0] intake_fdiv_b = intake_axes_bits_5_4 == 2'd0 ? intake_direction_bits_31_0 : intake_fdiv_b_mux; // watertightIntersection.ts:154
   wire [31:0] flags_2 = flags; // queryAccept.ts:8
   wire anyHit_1 = flags[0]; // queryAccept.ts:12
   wire any_hit_accepted = slot0_have_best_sel_and_3 & anyHit_1; // icCore.ts:126
@@ -791,235 +794,235 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire rayValid = rayValid_and_3 & intake_direction[94:87] != 8'd255 & ~rayValid_and_6; // icCore.ts:177
   wire ours = tri_resp_valid & sweeping & resp_slot_d2 == sweepSlot; // icCore.ts:183
   wire sweepEnd = ours & tri_resp_not_valid; // icCore.ts:185
-  wire [95:0] shear = {intake_sz, intake_sy, intake_sx}; // watertightTest.ts:163
-  wire fsub0_in_valid = 1'd1; // watertightTest.ts:233
+  wire [95:0] shear = {intake_sz, intake_sy, intake_sx}; // watertightIntersection.ts:163
+  wire fsub0_in_valid = 1'd1; // watertightIntersection.ts:233
   wire endToken = sweepEnd | accept & ~rayValid; // icCore.ts:186
   wire entering = ours & ~tri_resp_not_valid; // icCore.ts:184
   wire [1:0] slotIn = endToken & ~sweepEnd ? nextSlot : entering | sweepEnd ? resp_slot_d2 : 2'd0; // icCore.ts:225
-  wire axes_slice = slotIn[1]; // watertightTest.ts:211
-  wire axes_slice_1 = slotIn[0]; // watertightTest.ts:211
-  wire [5:0] axes = axes_slice ? slot2_axes : axes_slice_1 ? slot1_axes : slot0_axes; // watertightTest.ts:211
-  wire [1:0] fsub0_a_slice = axes[1:0]; // watertightTest.ts:91
-  wire fsub0_a_eq = fsub0_a_slice == 2'd0; // watertightTest.ts:87
+  wire slotIn_bit_1 = slotIn[1]; // watertightIntersection.ts:211
+  wire slotIn_bit_0 = slotIn[0]; // watertightIntersection.ts:211
+  wire [5:0] axes = slotIn_bit_1 ? slot2_axes : slotIn_bit_0 ? slot1_axes : slot0_axes; // watertightIntersection.ts:211
+  wire [1:0] axes_bits_1_0 = axes[1:0]; // watertightIntersection.ts:91
+  wire axes_bits_1_0_eq_0 = axes_bits_1_0 == 2'd0; // watertightIntersection.ts:87
   wire [31:0] v0 = tri_resp_v0[31:0]; // icCore.ts:226
-  wire fsub0_a_eq_1 = fsub0_a_slice == 2'd1; // watertightTest.ts:87
+  wire axes_bits_1_0_eq_1 = axes_bits_1_0 == 2'd1; // watertightIntersection.ts:87
   wire [31:0] v0_1 = tri_resp_v0[63:32]; // icCore.ts:226
   wire [31:0] v0_2 = tri_resp_v0[95:64]; // icCore.ts:226
-  wire [31:0] fsub0_a = fsub0_a_eq ? v0 : fsub0_a_eq_1 ? v0_1 : v0_2; // watertightTest.ts:233
-  wire [95:0] fsub0_b_mux_1 = axes_slice ? slot2_origin : axes_slice_1 ? slot1_origin : slot0_origin; // icCore.ts:119
+  wire [31:0] fsub0_a = axes_bits_1_0_eq_0 ? v0 : axes_bits_1_0_eq_1 ? v0_1 : v0_2; // watertightIntersection.ts:233
+  wire [95:0] fsub0_b_mux_1 = slotIn_bit_1 ? slot2_origin : slotIn_bit_0 ? slot1_origin : slot0_origin; // icCore.ts:119
   wire [31:0] fsub0_b_slice = fsub0_b_mux_1[31:0]; // icCore.ts:236
   wire [31:0] fsub0_b_slice_1 = fsub0_b_mux_1[63:32]; // icCore.ts:236
   wire [31:0] fsub0_b_slice_2 = fsub0_b_mux_1[95:64]; // icCore.ts:236
-  wire [31:0] fsub0_b_mux_3 = fsub0_a_eq ? fsub0_b_slice : fsub0_a_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightTest.ts:87
-  wire [31:0] fsub0_b = fsub0_b_mux_3 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub1_in_valid = 1'd1; // watertightTest.ts:233
-  wire [1:0] fsub1_a_slice = axes[3:2]; // watertightTest.ts:91
-  wire fsub1_a_eq = fsub1_a_slice == 2'd0; // watertightTest.ts:87
-  wire fsub1_a_eq_1 = fsub1_a_slice == 2'd1; // watertightTest.ts:87
-  wire [31:0] fsub1_a = fsub1_a_eq ? v0 : fsub1_a_eq_1 ? v0_1 : v0_2; // watertightTest.ts:233
-  wire [31:0] fsub1_b_mux_1 = fsub1_a_eq ? fsub0_b_slice : fsub1_a_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightTest.ts:87
-  wire [31:0] fsub1_b = fsub1_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub2_in_valid = 1'd1; // watertightTest.ts:233
-  wire [1:0] fsub2_a_slice = axes[5:4]; // watertightTest.ts:91
-  wire fsub2_a_eq = fsub2_a_slice == 2'd0; // watertightTest.ts:87
-  wire fsub2_a_eq_1 = fsub2_a_slice == 2'd1; // watertightTest.ts:87
-  wire [31:0] fsub2_a = fsub2_a_eq ? v0 : fsub2_a_eq_1 ? v0_1 : v0_2; // watertightTest.ts:233
-  wire [31:0] fsub2_b_mux_1 = fsub2_a_eq ? fsub0_b_slice : fsub2_a_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightTest.ts:87
-  wire [31:0] fsub2_b = fsub2_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub3_in_valid = 1'd1; // watertightTest.ts:233
+  wire [31:0] fsub0_b_mux_3 = axes_bits_1_0_eq_0 ? fsub0_b_slice : axes_bits_1_0_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightIntersection.ts:87
+  wire [31:0] fsub0_b = fsub0_b_mux_3 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub1_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [1:0] axes_bits_3_2 = axes[3:2]; // watertightIntersection.ts:91
+  wire axes_bits_3_2_eq_0 = axes_bits_3_2 == 2'd0; // watertightIntersection.ts:87
+  wire axes_bits_3_2_eq_1 = axes_bits_3_2 == 2'd1; // watertightIntersection.ts:87
+  wire [31:0] fsub1_a = axes_bits_3_2_eq_0 ? v0 : axes_bits_3_2_eq_1 ? v0_1 : v0_2; // watertightIntersection.ts:233
+  wire [31:0] fsub1_b_mux_1 = axes_bits_3_2_eq_0 ? fsub0_b_slice : axes_bits_3_2_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightIntersection.ts:87
+  wire [31:0] fsub1_b = fsub1_b_mux_1 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub2_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [1:0] axes_bits_5_4 = axes[5:4]; // watertightIntersection.ts:91
+  wire axes_bits_5_4_eq_0 = axes_bits_5_4 == 2'd0; // watertightIntersection.ts:87
+  wire axes_bits_5_4_eq_1 = axes_bits_5_4 == 2'd1; // watertightIntersection.ts:87
+  wire [31:0] fsub2_a = axes_bits_5_4_eq_0 ? v0 : axes_bits_5_4_eq_1 ? v0_1 : v0_2; // watertightIntersection.ts:233
+  wire [31:0] fsub2_b_mux_1 = axes_bits_5_4_eq_0 ? fsub0_b_slice : axes_bits_5_4_eq_1 ? fsub0_b_slice_1 : fsub0_b_slice_2; // watertightIntersection.ts:87
+  wire [31:0] fsub2_b = fsub2_b_mux_1 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub3_in_valid = 1'd1; // watertightIntersection.ts:233
   wire [31:0] v1 = tri_resp_v1[31:0]; // icCore.ts:227
   wire [31:0] v1_1 = tri_resp_v1[63:32]; // icCore.ts:227
   wire [31:0] v1_2 = tri_resp_v1[95:64]; // icCore.ts:227
-  wire [31:0] fsub3_a = fsub0_a_eq ? v1 : fsub0_a_eq_1 ? v1_1 : v1_2; // watertightTest.ts:233
-  wire [31:0] fsub3_b = fsub0_b; // watertightTest.ts:233
-  wire fsub4_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub4_a = fsub1_a_eq ? v1 : fsub1_a_eq_1 ? v1_1 : v1_2; // watertightTest.ts:233
-  wire [31:0] fsub4_b = fsub1_b; // watertightTest.ts:233
-  wire fsub5_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub5_a = fsub2_a_eq ? v1 : fsub2_a_eq_1 ? v1_1 : v1_2; // watertightTest.ts:233
-  wire [31:0] fsub5_b = fsub2_b; // watertightTest.ts:233
-  wire fsub6_in_valid = 1'd1; // watertightTest.ts:233
+  wire [31:0] fsub3_a = axes_bits_1_0_eq_0 ? v1 : axes_bits_1_0_eq_1 ? v1_1 : v1_2; // watertightIntersection.ts:233
+  wire [31:0] fsub3_b = fsub0_b; // watertightIntersection.ts:233
+  wire fsub4_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub4_a = axes_bits_3_2_eq_0 ? v1 : axes_bits_3_2_eq_1 ? v1_1 : v1_2; // watertightIntersection.ts:233
+  wire [31:0] fsub4_b = fsub1_b; // watertightIntersection.ts:233
+  wire fsub5_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub5_a = axes_bits_5_4_eq_0 ? v1 : axes_bits_5_4_eq_1 ? v1_1 : v1_2; // watertightIntersection.ts:233
+  wire [31:0] fsub5_b = fsub2_b; // watertightIntersection.ts:233
+  wire fsub6_in_valid = 1'd1; // watertightIntersection.ts:233
   wire [31:0] v2 = tri_resp_v2[31:0]; // icCore.ts:228
   wire [31:0] v2_1 = tri_resp_v2[63:32]; // icCore.ts:228
   wire [31:0] v2_2 = tri_resp_v2[95:64]; // icCore.ts:228
-  wire [31:0] fsub6_a = fsub0_a_eq ? v2 : fsub0_a_eq_1 ? v2_1 : v2_2; // watertightTest.ts:233
-  wire [31:0] fsub6_b = fsub0_b; // watertightTest.ts:233
-  wire fsub7_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub7_a = fsub1_a_eq ? v2 : fsub1_a_eq_1 ? v2_1 : v2_2; // watertightTest.ts:233
-  wire [31:0] fsub7_b = fsub1_b; // watertightTest.ts:233
-  wire fsub8_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub8_a = fsub2_a_eq ? v2 : fsub2_a_eq_1 ? v2_1 : v2_2; // watertightTest.ts:233
-  wire [31:0] fsub8_b = fsub2_b; // watertightTest.ts:233
-  wire fsub9_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub9_a = v1; // watertightTest.ts:233
-  wire [31:0] fsub9_b = v0 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub10_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub10_a = v1_1; // watertightTest.ts:233
-  wire [31:0] fsub10_b = v0_1 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub11_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub11_a = v1_2; // watertightTest.ts:233
-  wire [31:0] fsub11_b = v0_2 ^ 32'h80000000; // watertightTest.ts:233
-  wire fsub12_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub12_a = v2; // watertightTest.ts:233
-  wire [31:0] fsub12_b = fsub9_b; // watertightTest.ts:233
-  wire fsub13_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub13_a = v2_1; // watertightTest.ts:233
-  wire [31:0] fsub13_b = fsub10_b; // watertightTest.ts:233
-  wire fsub14_in_valid = 1'd1; // watertightTest.ts:233
-  wire [31:0] fsub14_a = v2_2; // watertightTest.ts:233
-  wire [31:0] fsub14_b = fsub11_b; // watertightTest.ts:233
-  wire fmul15_in_valid = 1'd1; // watertightTest.ts:246
-  wire [95:0] shear_1 = slot_at3_d3[1] ? slot2_shear : slot_at3_d3[0] ? slot1_shear : slot0_shear; // watertightTest.ts:211
-  wire [31:0] fmul15_a = shear_1[31:0]; // watertightTest.ts:246
-  wire [31:0] fmul15_b = fsub2_result; // watertightTest.ts:246
-  wire fmul16_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul16_a = shear_1[63:32]; // watertightTest.ts:246
-  wire [31:0] fmul16_b = fsub2_result; // watertightTest.ts:246
-  wire fmul17_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul17_a = shear_1[95:64]; // watertightTest.ts:246
-  wire [31:0] fmul17_b = fsub2_result; // watertightTest.ts:246
-  wire fsub18_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub18_a = rel0x_d3; // watertightTest.ts:247
-  wire [31:0] fsub18_b = fmul15_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fsub19_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub19_a = rel0y_d3; // watertightTest.ts:247
-  wire [31:0] fsub19_b = fmul16_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fmul20_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul20_a = fmul15_a; // watertightTest.ts:246
-  wire [31:0] fmul20_b = fsub5_result; // watertightTest.ts:246
-  wire fmul21_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul21_a = fmul16_a; // watertightTest.ts:246
-  wire [31:0] fmul21_b = fsub5_result; // watertightTest.ts:246
-  wire fmul22_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul22_a = fmul17_a; // watertightTest.ts:246
-  wire [31:0] fmul22_b = fsub5_result; // watertightTest.ts:246
-  wire fsub23_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub23_a = rel1x_d3; // watertightTest.ts:247
-  wire [31:0] fsub23_b = fmul20_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fsub24_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub24_a = rel1y_d3; // watertightTest.ts:247
-  wire [31:0] fsub24_b = fmul21_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fmul25_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul25_a = fmul15_a; // watertightTest.ts:246
-  wire [31:0] fmul25_b = fsub8_result; // watertightTest.ts:246
-  wire fmul26_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul26_a = fmul16_a; // watertightTest.ts:246
-  wire [31:0] fmul26_b = fsub8_result; // watertightTest.ts:246
-  wire fmul27_in_valid = 1'd1; // watertightTest.ts:246
-  wire [31:0] fmul27_a = fmul17_a; // watertightTest.ts:246
-  wire [31:0] fmul27_b = fsub8_result; // watertightTest.ts:246
-  wire fsub28_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub28_a = rel2x_d3; // watertightTest.ts:247
-  wire [31:0] fsub28_b = fmul25_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fsub29_in_valid = 1'd1; // watertightTest.ts:247
-  wire [31:0] fsub29_a = rel2y_d3; // watertightTest.ts:247
-  wire [31:0] fsub29_b = fmul26_result ^ 32'h80000000; // watertightTest.ts:247
-  wire fmul30_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul30_a = fsub10_result; // watertightTest.ts:249
-  wire [31:0] fmul30_b = fsub14_result; // watertightTest.ts:249
-  wire fmul31_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul31_a = fsub11_result; // watertightTest.ts:249
-  wire [31:0] fmul31_b = fsub13_result; // watertightTest.ts:249
-  wire fmul32_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul32_a = fsub11_result; // watertightTest.ts:249
-  wire [31:0] fmul32_b = fsub12_result; // watertightTest.ts:249
-  wire fmul33_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul33_a = fsub9_result; // watertightTest.ts:249
-  wire [31:0] fmul33_b = fsub14_result; // watertightTest.ts:249
-  wire fmul34_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul34_a = fsub9_result; // watertightTest.ts:249
-  wire [31:0] fmul34_b = fsub13_result; // watertightTest.ts:249
-  wire fmul35_in_valid = 1'd1; // watertightTest.ts:249
-  wire [31:0] fmul35_a = fsub10_result; // watertightTest.ts:249
-  wire [31:0] fmul35_b = fsub12_result; // watertightTest.ts:249
-  wire fsub36_in_valid = 1'd1; // watertightTest.ts:250
-  wire [31:0] fsub36_a = fmul30_result; // watertightTest.ts:250
-  wire [31:0] fsub36_b = fmul31_result ^ 32'h80000000; // watertightTest.ts:250
-  wire fsub37_in_valid = 1'd1; // watertightTest.ts:250
-  wire [31:0] fsub37_a = fmul32_result; // watertightTest.ts:250
-  wire [31:0] fsub37_b = fmul33_result ^ 32'h80000000; // watertightTest.ts:250
-  wire fsub38_in_valid = 1'd1; // watertightTest.ts:250
-  wire [31:0] fsub38_a = fmul34_result; // watertightTest.ts:250
-  wire [31:0] fsub38_b = fmul35_result ^ 32'h80000000; // watertightTest.ts:250
-  wire fmul39_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul39_a = fsub28_result; // watertightTest.ts:253
-  wire [31:0] fmul39_b = fsub24_result; // watertightTest.ts:253
-  wire fmul40_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul40_a = fsub29_result; // watertightTest.ts:253
-  wire [31:0] fmul40_b = fsub23_result; // watertightTest.ts:253
-  wire fsub41_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fsub41_a = fmul39_result; // watertightTest.ts:253
-  wire [31:0] fsub41_b = fmul40_result ^ 32'h80000000; // watertightTest.ts:253
-  wire fmul42_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul42_a = fsub18_result; // watertightTest.ts:253
-  wire [31:0] fmul42_b = fsub29_result; // watertightTest.ts:253
-  wire fmul43_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul43_a = fsub19_result; // watertightTest.ts:253
-  wire [31:0] fmul43_b = fsub28_result; // watertightTest.ts:253
-  wire fsub44_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fsub44_a = fmul42_result; // watertightTest.ts:253
-  wire [31:0] fsub44_b = fmul43_result ^ 32'h80000000; // watertightTest.ts:253
-  wire fmul45_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul45_a = fsub23_result; // watertightTest.ts:253
-  wire [31:0] fmul45_b = fsub19_result; // watertightTest.ts:253
-  wire fmul46_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fmul46_a = fsub24_result; // watertightTest.ts:253
-  wire [31:0] fmul46_b = fsub18_result; // watertightTest.ts:253
-  wire fsub47_in_valid = 1'd1; // watertightTest.ts:253
-  wire [31:0] fsub47_a = fmul45_result; // watertightTest.ts:253
-  wire [31:0] fsub47_b = fmul46_result ^ 32'h80000000; // watertightTest.ts:253
-  wire fcmp48_in_valid = 1'd1; // watertightTest.ts:256
-  wire [31:0] fcmp48_a = fsub41_result; // watertightTest.ts:256
-  wire [31:0] fcmp48_b = 32'd0; // watertightTest.ts:256
-  wire fcmp49_in_valid = 1'd1; // watertightTest.ts:256
-  wire [31:0] fcmp49_a = fsub44_result; // watertightTest.ts:256
-  wire [31:0] fcmp49_b = 32'd0; // watertightTest.ts:256
-  wire fcmp50_in_valid = 1'd1; // watertightTest.ts:256
-  wire [31:0] fcmp50_a = fsub47_result; // watertightTest.ts:256
-  wire [31:0] fcmp50_b = 32'd0; // watertightTest.ts:256
-  wire fmul51_in_valid = 1'd1; // watertightTest.ts:261
-  wire [31:0] fmul51_a = fsub41_result; // watertightTest.ts:261
-  wire [31:0] fmul51_b = zx_d6; // watertightTest.ts:261
-  wire fmul52_in_valid = 1'd1; // watertightTest.ts:261
-  wire [31:0] fmul52_a = fsub44_result; // watertightTest.ts:261
-  wire [31:0] fmul52_b = zy_d6; // watertightTest.ts:261
-  wire fmul53_in_valid = 1'd1; // watertightTest.ts:261
-  wire [31:0] fmul53_a = fsub47_result; // watertightTest.ts:261
-  wire [31:0] fmul53_b = zz_d6; // watertightTest.ts:261
-  wire fadd54_in_valid = 1'd1; // watertightTest.ts:262
-  wire [31:0] fadd54_a = fsub41_result; // watertightTest.ts:262
-  wire [31:0] fadd54_b = fsub44_result; // watertightTest.ts:262
-  wire fadd55_in_valid = 1'd1; // watertightTest.ts:262
-  wire [31:0] fadd55_a = fadd54_result; // watertightTest.ts:262
-  wire [31:0] fadd55_b = w_d3; // watertightTest.ts:262
-  wire fadd56_in_valid = 1'd1; // watertightTest.ts:263
-  wire [31:0] fadd56_a = fmul51_result; // watertightTest.ts:263
-  wire [31:0] fadd56_b = fmul52_result; // watertightTest.ts:263
-  wire fadd57_in_valid = 1'd1; // watertightTest.ts:263
-  wire [31:0] fadd57_a = fadd56_result; // watertightTest.ts:263
-  wire [31:0] fadd57_b = wz_d3; // watertightTest.ts:263
-  wire fcmp58_in_valid = 1'd1; // watertightTest.ts:264
-  wire [31:0] fcmp58_a = fadd55_result; // watertightTest.ts:264
-  wire [31:0] fcmp58_b = 32'd0; // watertightTest.ts:264
-  wire fdiv59_in_valid = 1'd1; // watertightTest.ts:267
-  wire [31:0] fdiv59_a = fadd57_result; // watertightTest.ts:267
-  wire [31:0] fdiv59_b = det_d3; // watertightTest.ts:267
-  wire fdiv60_in_valid = 1'd1; // watertightTest.ts:268
-  wire [31:0] fdiv60_a = v_edge_d9; // watertightTest.ts:268
-  wire [31:0] fdiv60_b = det_d3; // watertightTest.ts:268
-  wire fdiv61_in_valid = 1'd1; // watertightTest.ts:269
-  wire [31:0] fdiv61_a = w_edge_d9; // watertightTest.ts:269
-  wire [31:0] fdiv61_b = det_d3; // watertightTest.ts:269
-  wire inside_d1_eq_1 = fcmp48_flags == 2'd0; // watertightTest.ts:258
-  wire inside_d1_eq_3 = fcmp49_flags == 2'd0; // watertightTest.ts:258
-  wire inside_d1_and = (fcmp48_flags == 2'd2 | inside_d1_eq_1) & (fcmp49_flags == 2'd2 | inside_d1_eq_3); // watertightTest.ts:257
-  wire inside_d1_eq_5 = fcmp50_flags == 2'd0; // watertightTest.ts:258
-  wire inside_d1_and_2 = (fcmp48_flags == 2'd3 | inside_d1_eq_1) & (fcmp49_flags == 2'd3 | inside_d1_eq_3); // watertightTest.ts:257
-  wire inside_ = inside_d1_and & (fcmp50_flags == 2'd2 | inside_d1_eq_5) | inside_d1_and_2 & (fcmp50_flags == 2'd3 | inside_d1_eq_5); // watertightTest.ts:258
-  wire detNonZero = fcmp58_flags != 2'd0; // watertightTest.ts:264
-  wire fcmp62_in_valid = 1'd1; // watertightTest.ts:273
-  wire [31:0] fcmp62_a = fdiv59_result; // watertightTest.ts:273
-  wire [31:0] fcmp62_b = 32'd0; // watertightTest.ts:273
+  wire [31:0] fsub6_a = axes_bits_1_0_eq_0 ? v2 : axes_bits_1_0_eq_1 ? v2_1 : v2_2; // watertightIntersection.ts:233
+  wire [31:0] fsub6_b = fsub0_b; // watertightIntersection.ts:233
+  wire fsub7_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub7_a = axes_bits_3_2_eq_0 ? v2 : axes_bits_3_2_eq_1 ? v2_1 : v2_2; // watertightIntersection.ts:233
+  wire [31:0] fsub7_b = fsub1_b; // watertightIntersection.ts:233
+  wire fsub8_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub8_a = axes_bits_5_4_eq_0 ? v2 : axes_bits_5_4_eq_1 ? v2_1 : v2_2; // watertightIntersection.ts:233
+  wire [31:0] fsub8_b = fsub2_b; // watertightIntersection.ts:233
+  wire fsub9_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub9_a = v1; // watertightIntersection.ts:233
+  wire [31:0] fsub9_b = v0 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub10_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub10_a = v1_1; // watertightIntersection.ts:233
+  wire [31:0] fsub10_b = v0_1 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub11_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub11_a = v1_2; // watertightIntersection.ts:233
+  wire [31:0] fsub11_b = v0_2 ^ 32'h80000000; // watertightIntersection.ts:233
+  wire fsub12_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub12_a = v2; // watertightIntersection.ts:233
+  wire [31:0] fsub12_b = fsub9_b; // watertightIntersection.ts:233
+  wire fsub13_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub13_a = v2_1; // watertightIntersection.ts:233
+  wire [31:0] fsub13_b = fsub10_b; // watertightIntersection.ts:233
+  wire fsub14_in_valid = 1'd1; // watertightIntersection.ts:233
+  wire [31:0] fsub14_a = v2_2; // watertightIntersection.ts:233
+  wire [31:0] fsub14_b = fsub11_b; // watertightIntersection.ts:233
+  wire fmul15_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [95:0] shear_1 = slot_at3_d3[1] ? slot2_shear : slot_at3_d3[0] ? slot1_shear : slot0_shear; // watertightIntersection.ts:211
+  wire [31:0] fmul15_a = shear_1[31:0]; // watertightIntersection.ts:246
+  wire [31:0] fmul15_b = fsub2_result; // watertightIntersection.ts:246
+  wire fmul16_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul16_a = shear_1[63:32]; // watertightIntersection.ts:246
+  wire [31:0] fmul16_b = fsub2_result; // watertightIntersection.ts:246
+  wire fmul17_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul17_a = shear_1[95:64]; // watertightIntersection.ts:246
+  wire [31:0] fmul17_b = fsub2_result; // watertightIntersection.ts:246
+  wire fsub18_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub18_a = rel0x_d3; // watertightIntersection.ts:247
+  wire [31:0] fsub18_b = fmul15_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fsub19_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub19_a = rel0y_d3; // watertightIntersection.ts:247
+  wire [31:0] fsub19_b = fmul16_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fmul20_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul20_a = fmul15_a; // watertightIntersection.ts:246
+  wire [31:0] fmul20_b = fsub5_result; // watertightIntersection.ts:246
+  wire fmul21_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul21_a = fmul16_a; // watertightIntersection.ts:246
+  wire [31:0] fmul21_b = fsub5_result; // watertightIntersection.ts:246
+  wire fmul22_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul22_a = fmul17_a; // watertightIntersection.ts:246
+  wire [31:0] fmul22_b = fsub5_result; // watertightIntersection.ts:246
+  wire fsub23_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub23_a = rel1x_d3; // watertightIntersection.ts:247
+  wire [31:0] fsub23_b = fmul20_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fsub24_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub24_a = rel1y_d3; // watertightIntersection.ts:247
+  wire [31:0] fsub24_b = fmul21_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fmul25_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul25_a = fmul15_a; // watertightIntersection.ts:246
+  wire [31:0] fmul25_b = fsub8_result; // watertightIntersection.ts:246
+  wire fmul26_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul26_a = fmul16_a; // watertightIntersection.ts:246
+  wire [31:0] fmul26_b = fsub8_result; // watertightIntersection.ts:246
+  wire fmul27_in_valid = 1'd1; // watertightIntersection.ts:246
+  wire [31:0] fmul27_a = fmul17_a; // watertightIntersection.ts:246
+  wire [31:0] fmul27_b = fsub8_result; // watertightIntersection.ts:246
+  wire fsub28_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub28_a = rel2x_d3; // watertightIntersection.ts:247
+  wire [31:0] fsub28_b = fmul25_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fsub29_in_valid = 1'd1; // watertightIntersection.ts:247
+  wire [31:0] fsub29_a = rel2y_d3; // watertightIntersection.ts:247
+  wire [31:0] fsub29_b = fmul26_result ^ 32'h80000000; // watertightIntersection.ts:247
+  wire fmul30_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul30_a = fsub10_result; // watertightIntersection.ts:249
+  wire [31:0] fmul30_b = fsub14_result; // watertightIntersection.ts:249
+  wire fmul31_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul31_a = fsub11_result; // watertightIntersection.ts:249
+  wire [31:0] fmul31_b = fsub13_result; // watertightIntersection.ts:249
+  wire fmul32_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul32_a = fsub11_result; // watertightIntersection.ts:249
+  wire [31:0] fmul32_b = fsub12_result; // watertightIntersection.ts:249
+  wire fmul33_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul33_a = fsub9_result; // watertightIntersection.ts:249
+  wire [31:0] fmul33_b = fsub14_result; // watertightIntersection.ts:249
+  wire fmul34_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul34_a = fsub9_result; // watertightIntersection.ts:249
+  wire [31:0] fmul34_b = fsub13_result; // watertightIntersection.ts:249
+  wire fmul35_in_valid = 1'd1; // watertightIntersection.ts:249
+  wire [31:0] fmul35_a = fsub10_result; // watertightIntersection.ts:249
+  wire [31:0] fmul35_b = fsub12_result; // watertightIntersection.ts:249
+  wire fsub36_in_valid = 1'd1; // watertightIntersection.ts:250
+  wire [31:0] fsub36_a = fmul30_result; // watertightIntersection.ts:250
+  wire [31:0] fsub36_b = fmul31_result ^ 32'h80000000; // watertightIntersection.ts:250
+  wire fsub37_in_valid = 1'd1; // watertightIntersection.ts:250
+  wire [31:0] fsub37_a = fmul32_result; // watertightIntersection.ts:250
+  wire [31:0] fsub37_b = fmul33_result ^ 32'h80000000; // watertightIntersection.ts:250
+  wire fsub38_in_valid = 1'd1; // watertightIntersection.ts:250
+  wire [31:0] fsub38_a = fmul34_result; // watertightIntersection.ts:250
+  wire [31:0] fsub38_b = fmul35_result ^ 32'h80000000; // watertightIntersection.ts:250
+  wire fmul39_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul39_a = fsub28_result; // watertightIntersection.ts:253
+  wire [31:0] fmul39_b = fsub24_result; // watertightIntersection.ts:253
+  wire fmul40_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul40_a = fsub29_result; // watertightIntersection.ts:253
+  wire [31:0] fmul40_b = fsub23_result; // watertightIntersection.ts:253
+  wire fsub41_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fsub41_a = fmul39_result; // watertightIntersection.ts:253
+  wire [31:0] fsub41_b = fmul40_result ^ 32'h80000000; // watertightIntersection.ts:253
+  wire fmul42_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul42_a = fsub18_result; // watertightIntersection.ts:253
+  wire [31:0] fmul42_b = fsub29_result; // watertightIntersection.ts:253
+  wire fmul43_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul43_a = fsub19_result; // watertightIntersection.ts:253
+  wire [31:0] fmul43_b = fsub28_result; // watertightIntersection.ts:253
+  wire fsub44_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fsub44_a = fmul42_result; // watertightIntersection.ts:253
+  wire [31:0] fsub44_b = fmul43_result ^ 32'h80000000; // watertightIntersection.ts:253
+  wire fmul45_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul45_a = fsub23_result; // watertightIntersection.ts:253
+  wire [31:0] fmul45_b = fsub19_result; // watertightIntersection.ts:253
+  wire fmul46_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fmul46_a = fsub24_result; // watertightIntersection.ts:253
+  wire [31:0] fmul46_b = fsub18_result; // watertightIntersection.ts:253
+  wire fsub47_in_valid = 1'd1; // watertightIntersection.ts:253
+  wire [31:0] fsub47_a = fmul45_result; // watertightIntersection.ts:253
+  wire [31:0] fsub47_b = fmul46_result ^ 32'h80000000; // watertightIntersection.ts:253
+  wire fcmp48_in_valid = 1'd1; // watertightIntersection.ts:256
+  wire [31:0] fcmp48_a = fsub41_result; // watertightIntersection.ts:256
+  wire [31:0] fcmp48_b = 32'd0; // watertightIntersection.ts:256
+  wire fcmp49_in_valid = 1'd1; // watertightIntersection.ts:256
+  wire [31:0] fcmp49_a = fsub44_result; // watertightIntersection.ts:256
+  wire [31:0] fcmp49_b = 32'd0; // watertightIntersection.ts:256
+  wire fcmp50_in_valid = 1'd1; // watertightIntersection.ts:256
+  wire [31:0] fcmp50_a = fsub47_result; // watertightIntersection.ts:256
+  wire [31:0] fcmp50_b = 32'd0; // watertightIntersection.ts:256
+  wire fmul51_in_valid = 1'd1; // watertightIntersection.ts:261
+  wire [31:0] fmul51_a = fsub41_result; // watertightIntersection.ts:261
+  wire [31:0] fmul51_b = zx_d6; // watertightIntersection.ts:261
+  wire fmul52_in_valid = 1'd1; // watertightIntersection.ts:261
+  wire [31:0] fmul52_a = fsub44_result; // watertightIntersection.ts:261
+  wire [31:0] fmul52_b = zy_d6; // watertightIntersection.ts:261
+  wire fmul53_in_valid = 1'd1; // watertightIntersection.ts:261
+  wire [31:0] fmul53_a = fsub47_result; // watertightIntersection.ts:261
+  wire [31:0] fmul53_b = zz_d6; // watertightIntersection.ts:261
+  wire fadd54_in_valid = 1'd1; // watertightIntersection.ts:262
+  wire [31:0] fadd54_a = fsub41_result; // watertightIntersection.ts:262
+  wire [31:0] fadd54_b = fsub44_result; // watertightIntersection.ts:262
+  wire fadd55_in_valid = 1'd1; // watertightIntersection.ts:262
+  wire [31:0] fadd55_a = fadd54_result; // watertightIntersection.ts:262
+  wire [31:0] fadd55_b = w_d3; // watertightIntersection.ts:262
+  wire fadd56_in_valid = 1'd1; // watertightIntersection.ts:263
+  wire [31:0] fadd56_a = fmul51_result; // watertightIntersection.ts:263
+  wire [31:0] fadd56_b = fmul52_result; // watertightIntersection.ts:263
+  wire fadd57_in_valid = 1'd1; // watertightIntersection.ts:263
+  wire [31:0] fadd57_a = fadd56_result; // watertightIntersection.ts:263
+  wire [31:0] fadd57_b = wz_d3; // watertightIntersection.ts:263
+  wire fcmp58_in_valid = 1'd1; // watertightIntersection.ts:264
+  wire [31:0] fcmp58_a = fadd55_result; // watertightIntersection.ts:264
+  wire [31:0] fcmp58_b = 32'd0; // watertightIntersection.ts:264
+  wire fdiv59_in_valid = 1'd1; // watertightIntersection.ts:267
+  wire [31:0] fdiv59_a = fadd57_result; // watertightIntersection.ts:267
+  wire [31:0] fdiv59_b = det_d3; // watertightIntersection.ts:267
+  wire fdiv60_in_valid = 1'd1; // watertightIntersection.ts:268
+  wire [31:0] fdiv60_a = v_edge_d9; // watertightIntersection.ts:268
+  wire [31:0] fdiv60_b = det_d3; // watertightIntersection.ts:268
+  wire fdiv61_in_valid = 1'd1; // watertightIntersection.ts:269
+  wire [31:0] fdiv61_a = w_edge_d9; // watertightIntersection.ts:269
+  wire [31:0] fdiv61_b = det_d3; // watertightIntersection.ts:269
+  wire fcmp48_flags_eq_0 = fcmp48_flags == 2'd0; // watertightIntersection.ts:258
+  wire fcmp49_flags_eq_0 = fcmp49_flags == 2'd0; // watertightIntersection.ts:258
+  wire inside_d1_and = (fcmp48_flags == 2'd2 | fcmp48_flags_eq_0) & (fcmp49_flags == 2'd2 | fcmp49_flags_eq_0); // watertightIntersection.ts:257
+  wire fcmp50_flags_eq_0 = fcmp50_flags == 2'd0; // watertightIntersection.ts:258
+  wire inside_d1_and_2 = (fcmp48_flags == 2'd3 | fcmp48_flags_eq_0) & (fcmp49_flags == 2'd3 | fcmp49_flags_eq_0); // watertightIntersection.ts:257
+  wire inside_ = inside_d1_and & (fcmp50_flags == 2'd2 | fcmp50_flags_eq_0) | inside_d1_and_2 & (fcmp50_flags == 2'd3 | fcmp50_flags_eq_0); // watertightIntersection.ts:258
+  wire detNonZero = fcmp58_flags != 2'd0; // watertightIntersection.ts:264
+  wire fcmp62_in_valid = 1'd1; // watertightIntersection.ts:273
+  wire [31:0] fcmp62_a = fdiv59_result; // watertightIntersection.ts:273
+  wire [31:0] fcmp62_b = 32'd0; // watertightIntersection.ts:273
   wire fcmp63_in_valid = 1'd1; // queryAccept.ts:32
   wire [31:0] fcmp63_a = fdiv59_result; // queryAccept.ts:32
   wire [31:0] tmin = slot0_have_best_sel_mux_1[31:0]; // queryAccept.ts:10
@@ -1033,12 +1036,12 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] fcmp65_b = 32'd0; // queryAccept.ts:35
   wire fcmp66_in_valid = 1'd1; // icCore.ts:254
   wire [31:0] fcmp66_a = fdiv59_result; // icCore.ts:254
-  wire [31:0] fcmp66_b = slot0_have_best_sel_slice ? slot2_best_t : slot0_have_best_sel_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:254
-  wire [95:0] ox_d1_mux_1 = slot0_have_best_sel_slice ? slot2_origin : slot0_have_best_sel_slice_1 ? slot1_origin : slot0_origin; // icCore.ts:119
+  wire [31:0] fcmp66_b = slot_at38_d38_bit_1 ? slot2_best_t : slot_at38_d38_bit_0 ? slot1_best_t : slot0_best_t; // icCore.ts:254
+  wire [95:0] ox_d1_mux_1 = slot_at38_d38_bit_1 ? slot2_origin : slot_at38_d38_bit_0 ? slot1_origin : slot0_origin; // icCore.ts:119
   wire [31:0] o = ox_d1_mux_1[31:0]; // icCore.ts:283
   wire fmul67_in_valid = 1'd1; // icCore.ts:285
   wire [31:0] fmul67_a = fcmp66_b; // icCore.ts:285
-  wire [95:0] fmul67_b_mux_1 = slot0_have_best_sel_slice ? slot2_direction : slot0_have_best_sel_slice_1 ? slot1_direction : slot0_direction; // icCore.ts:119
+  wire [95:0] fmul67_b_mux_1 = slot_at38_d38_bit_1 ? slot2_direction : slot_at38_d38_bit_0 ? slot1_direction : slot0_direction; // icCore.ts:119
   wire [31:0] d_3 = fmul67_b_mux_1[31:0]; // icCore.ts:283
   wire [31:0] fmul67_b = d_3; // icCore.ts:285
   wire fadd68_in_valid = 1'd1; // icCore.ts:285
@@ -1559,24 +1562,24 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
       slot1_have_best <= 1'd0; // icCore.ts:141
       slot2_busy <= 1'd0; // icCore.ts:136
       slot2_have_best <= 1'd0; // icCore.ts:141
-      intake_state <= INTAKE_EMPTY; // watertightTest.ts:132
-      intake_step_d1 <= 1'd0; // watertightTest.ts:54
-      intake_step_d2 <= 1'd0; // watertightTest.ts:54
-      intake_step_d3 <= 1'd0; // watertightTest.ts:54
-      intake_step_d4 <= 1'd0; // watertightTest.ts:54
-      intake_step_d5 <= 1'd0; // watertightTest.ts:54
-      intake_step_d6 <= 1'd0; // watertightTest.ts:54
-      intake_step_d7 <= 1'd0; // watertightTest.ts:54
-      intake_step_d8 <= 1'd0; // watertightTest.ts:54
-      intake_step_d9 <= 1'd0; // watertightTest.ts:54
-      intake_step_d10 <= 1'd0; // watertightTest.ts:54
-      intake_step_d11 <= 1'd0; // watertightTest.ts:54
-      intake_step_d12 <= 1'd0; // watertightTest.ts:54
-      intake_step_d13 <= 1'd0; // watertightTest.ts:54
-      intake_step_d14 <= 1'd0; // watertightTest.ts:54
-      intake_step_d15 <= 1'd0; // watertightTest.ts:54
-      intake_step_d16 <= 1'd0; // watertightTest.ts:54
-      intake_step_d17 <= 1'd0; // watertightTest.ts:54
+      intake_state <= INTAKE_EMPTY; // watertightIntersection.ts:132
+      intake_step_d1 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d2 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d3 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d4 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d5 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d6 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d7 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d8 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d9 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d10 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d11 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d12 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d13 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d14 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d15 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d16 <= 1'd0; // watertightIntersection.ts:54
+      intake_step_d17 <= 1'd0; // watertightIntersection.ts:54
       nextSlot <= 2'd0; // icCore.ts:171
       sweeping <= 1'd0; // icCore.ts:172
       sweepSlot <= 2'd0; // icCore.ts:173
@@ -1586,46 +1589,46 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
       slot_at3_d1 <= 2'd0; // icCore.ts:230
       slot_at3_d2 <= 2'd0; // icCore.ts:230
       slot_at3_d3 <= 2'd0; // icCore.ts:230
-      inside_d1 <= 1'd0; // watertightTest.ts:271
-      inside_d2 <= 1'd0; // watertightTest.ts:271
-      inside_d3 <= 1'd0; // watertightTest.ts:271
-      inside_d4 <= 1'd0; // watertightTest.ts:271
-      inside_d5 <= 1'd0; // watertightTest.ts:271
-      inside_d6 <= 1'd0; // watertightTest.ts:271
-      inside_d7 <= 1'd0; // watertightTest.ts:271
-      inside_d8 <= 1'd0; // watertightTest.ts:271
-      inside_d9 <= 1'd0; // watertightTest.ts:271
-      inside_d10 <= 1'd0; // watertightTest.ts:271
-      inside_d11 <= 1'd0; // watertightTest.ts:271
-      inside_d12 <= 1'd0; // watertightTest.ts:271
-      inside_d13 <= 1'd0; // watertightTest.ts:271
-      inside_d14 <= 1'd0; // watertightTest.ts:271
-      inside_d15 <= 1'd0; // watertightTest.ts:271
-      inside_d16 <= 1'd0; // watertightTest.ts:271
-      inside_d17 <= 1'd0; // watertightTest.ts:271
-      inside_d18 <= 1'd0; // watertightTest.ts:271
-      inside_d19 <= 1'd0; // watertightTest.ts:271
-      inside_d20 <= 1'd0; // watertightTest.ts:271
-      inside_d21 <= 1'd0; // watertightTest.ts:271
-      inside_d22 <= 1'd0; // watertightTest.ts:271
-      inside_d23 <= 1'd0; // watertightTest.ts:271
-      det_nonzero_d1 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d2 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d3 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d4 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d5 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d6 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d7 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d8 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d9 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d10 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d11 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d12 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d13 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d14 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d15 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d16 <= 1'd0; // watertightTest.ts:272
-      det_nonzero_d17 <= 1'd0; // watertightTest.ts:272
+      inside_d1 <= 1'd0; // watertightIntersection.ts:271
+      inside_d2 <= 1'd0; // watertightIntersection.ts:271
+      inside_d3 <= 1'd0; // watertightIntersection.ts:271
+      inside_d4 <= 1'd0; // watertightIntersection.ts:271
+      inside_d5 <= 1'd0; // watertightIntersection.ts:271
+      inside_d6 <= 1'd0; // watertightIntersection.ts:271
+      inside_d7 <= 1'd0; // watertightIntersection.ts:271
+      inside_d8 <= 1'd0; // watertightIntersection.ts:271
+      inside_d9 <= 1'd0; // watertightIntersection.ts:271
+      inside_d10 <= 1'd0; // watertightIntersection.ts:271
+      inside_d11 <= 1'd0; // watertightIntersection.ts:271
+      inside_d12 <= 1'd0; // watertightIntersection.ts:271
+      inside_d13 <= 1'd0; // watertightIntersection.ts:271
+      inside_d14 <= 1'd0; // watertightIntersection.ts:271
+      inside_d15 <= 1'd0; // watertightIntersection.ts:271
+      inside_d16 <= 1'd0; // watertightIntersection.ts:271
+      inside_d17 <= 1'd0; // watertightIntersection.ts:271
+      inside_d18 <= 1'd0; // watertightIntersection.ts:271
+      inside_d19 <= 1'd0; // watertightIntersection.ts:271
+      inside_d20 <= 1'd0; // watertightIntersection.ts:271
+      inside_d21 <= 1'd0; // watertightIntersection.ts:271
+      inside_d22 <= 1'd0; // watertightIntersection.ts:271
+      inside_d23 <= 1'd0; // watertightIntersection.ts:271
+      det_nonzero_d1 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d2 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d3 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d4 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d5 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d6 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d7 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d8 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d9 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d10 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d11 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d12 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d13 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d14 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d15 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d16 <= 1'd0; // watertightIntersection.ts:272
+      det_nonzero_d17 <= 1'd0; // watertightIntersection.ts:272
       test_valid_d1 <= 1'd0; // icCore.ts:239
       test_valid_d2 <= 1'd0; // icCore.ts:239
       test_valid_d3 <= 1'd0; // icCore.ts:239
@@ -1758,20 +1761,20 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
       busy <= 32'd0; // icCore.ts:305
     end else begin
       if (done_d6 & done_slot_d6 == 2'd0) slot0_busy <= 1'd0; // icCore.ts:299
-      else if (slot0_busy_sel_and_1) slot0_busy <= 1'd1; // icCore.ts:263
-      if (slot0_busy_sel_and_1) slot0_have_best <= 1'd0; // icCore.ts:268
+      else if (accept_and_nextSlot_eq_0) slot0_busy <= 1'd1; // icCore.ts:263
+      if (accept_and_nextSlot_eq_0) slot0_have_best <= 1'd0; // icCore.ts:268
       else if (slot0_have_best_sel_and_5) slot0_have_best <= 1'd1; // icCore.ts:270
       if (done_d6 & done_slot_d6 == 2'd1) slot1_busy <= 1'd0; // icCore.ts:299
-      else if (slot1_busy_sel_and_1) slot1_busy <= 1'd1; // icCore.ts:263
-      if (slot1_busy_sel_and_1) slot1_have_best <= 1'd0; // icCore.ts:268
+      else if (accept_and_nextSlot_eq_1) slot1_busy <= 1'd1; // icCore.ts:263
+      if (accept_and_nextSlot_eq_1) slot1_have_best <= 1'd0; // icCore.ts:268
       else if (slot1_have_best_sel_and_1) slot1_have_best <= 1'd1; // icCore.ts:270
       if (done_d6 & done_slot_d6 == 2'd2) slot2_busy <= 1'd0; // icCore.ts:299
-      else if (slot2_busy_sel_and_1) slot2_busy <= 1'd1; // icCore.ts:263
-      if (slot2_busy_sel_and_1) slot2_have_best <= 1'd0; // icCore.ts:268
+      else if (accept_and_nextSlot_eq_2) slot2_busy <= 1'd1; // icCore.ts:263
+      if (accept_and_nextSlot_eq_2) slot2_have_best <= 1'd0; // icCore.ts:268
       else if (slot2_have_best_sel_and_1) slot2_have_best <= 1'd1; // icCore.ts:270
       if (accept) begin // icCore.ts:176
-        intake_state <= INTAKE_EMPTY; // watertightTest.ts:165
-        nextSlot <= slot2_busy_sel_eq_1 ? 2'd0 : nextSlot + 2'd1; // icCore.ts:188
+        intake_state <= INTAKE_EMPTY; // watertightIntersection.ts:165
+        nextSlot <= nextSlot_eq_2 ? 2'd0 : nextSlot + 2'd1; // icCore.ts:188
         if (rayValid) begin // icCore.ts:177
           sweeping <= 1'd1; // icCore.ts:190
           sweepSlot <= nextSlot; // icCore.ts:191
@@ -1779,74 +1782,74 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
         end
         rays <= rays + 32'd1; // icCore.ts:306
       end else begin // icCore.ts:176
-        if (intake_step_d17) intake_state <= INTAKE_READY; // watertightTest.ts:156
-        else if (take) intake_state <= INTAKE_DIVIDING; // watertightTest.ts:141
+        if (intake_step_d17) intake_state <= INTAKE_READY; // watertightIntersection.ts:156
+        else if (take) intake_state <= INTAKE_DIVIDING; // watertightIntersection.ts:141
         if (sweepEnd) sweeping <= 1'd0; // icCore.ts:195
         else if (any_hit_accepted & any_hit_slot == sweepSlot & sweeping) nextId <= 16'hffff; // icCore.ts:198
         else if (sweeping & nextId != 16'hffff) nextId <= nextId + 16'd1; // icCore.ts:199
       end
-      intake_step_d1 <= take; // watertightTest.ts:54
-      intake_step_d2 <= intake_step_d1; // watertightTest.ts:54
-      intake_step_d3 <= intake_step_d2; // watertightTest.ts:54
-      intake_step_d4 <= intake_step_d3; // watertightTest.ts:54
-      intake_step_d5 <= intake_step_d4; // watertightTest.ts:54
-      intake_step_d6 <= intake_step_d5; // watertightTest.ts:54
-      intake_step_d7 <= intake_step_d6; // watertightTest.ts:54
-      intake_step_d8 <= intake_step_d7; // watertightTest.ts:54
-      intake_step_d9 <= intake_step_d8; // watertightTest.ts:54
-      intake_step_d10 <= intake_step_d9; // watertightTest.ts:54
-      intake_step_d11 <= intake_step_d10; // watertightTest.ts:54
-      intake_step_d12 <= intake_step_d11; // watertightTest.ts:54
-      intake_step_d13 <= intake_step_d12; // watertightTest.ts:54
-      intake_step_d14 <= intake_step_d13; // watertightTest.ts:54
-      intake_step_d15 <= intake_step_d14; // watertightTest.ts:54
-      intake_step_d16 <= intake_step_d15; // watertightTest.ts:54
-      intake_step_d17 <= intake_step_d16; // watertightTest.ts:54
+      intake_step_d1 <= take; // watertightIntersection.ts:54
+      intake_step_d2 <= intake_step_d1; // watertightIntersection.ts:54
+      intake_step_d3 <= intake_step_d2; // watertightIntersection.ts:54
+      intake_step_d4 <= intake_step_d3; // watertightIntersection.ts:54
+      intake_step_d5 <= intake_step_d4; // watertightIntersection.ts:54
+      intake_step_d6 <= intake_step_d5; // watertightIntersection.ts:54
+      intake_step_d7 <= intake_step_d6; // watertightIntersection.ts:54
+      intake_step_d8 <= intake_step_d7; // watertightIntersection.ts:54
+      intake_step_d9 <= intake_step_d8; // watertightIntersection.ts:54
+      intake_step_d10 <= intake_step_d9; // watertightIntersection.ts:54
+      intake_step_d11 <= intake_step_d10; // watertightIntersection.ts:54
+      intake_step_d12 <= intake_step_d11; // watertightIntersection.ts:54
+      intake_step_d13 <= intake_step_d12; // watertightIntersection.ts:54
+      intake_step_d14 <= intake_step_d13; // watertightIntersection.ts:54
+      intake_step_d15 <= intake_step_d14; // watertightIntersection.ts:54
+      intake_step_d16 <= intake_step_d15; // watertightIntersection.ts:54
+      intake_step_d17 <= intake_step_d16; // watertightIntersection.ts:54
       resp_slot_d1 <= sweepSlot; // icCore.ts:182
       resp_slot_d2 <= resp_slot_d1; // icCore.ts:182
       slot_at3_d1 <= slotIn; // icCore.ts:230
       slot_at3_d2 <= slot_at3_d1; // icCore.ts:230
       slot_at3_d3 <= slot_at3_d2; // icCore.ts:230
-      inside_d1 <= inside_; // watertightTest.ts:271
-      inside_d2 <= inside_d1; // watertightTest.ts:271
-      inside_d3 <= inside_d2; // watertightTest.ts:271
-      inside_d4 <= inside_d3; // watertightTest.ts:271
-      inside_d5 <= inside_d4; // watertightTest.ts:271
-      inside_d6 <= inside_d5; // watertightTest.ts:271
-      inside_d7 <= inside_d6; // watertightTest.ts:271
-      inside_d8 <= inside_d7; // watertightTest.ts:271
-      inside_d9 <= inside_d8; // watertightTest.ts:271
-      inside_d10 <= inside_d9; // watertightTest.ts:271
-      inside_d11 <= inside_d10; // watertightTest.ts:271
-      inside_d12 <= inside_d11; // watertightTest.ts:271
-      inside_d13 <= inside_d12; // watertightTest.ts:271
-      inside_d14 <= inside_d13; // watertightTest.ts:271
-      inside_d15 <= inside_d14; // watertightTest.ts:271
-      inside_d16 <= inside_d15; // watertightTest.ts:271
-      inside_d17 <= inside_d16; // watertightTest.ts:271
-      inside_d18 <= inside_d17; // watertightTest.ts:271
-      inside_d19 <= inside_d18; // watertightTest.ts:271
-      inside_d20 <= inside_d19; // watertightTest.ts:271
-      inside_d21 <= inside_d20; // watertightTest.ts:271
-      inside_d22 <= inside_d21; // watertightTest.ts:271
-      inside_d23 <= inside_d22; // watertightTest.ts:271
-      det_nonzero_d1 <= detNonZero; // watertightTest.ts:272
-      det_nonzero_d2 <= det_nonzero_d1; // watertightTest.ts:272
-      det_nonzero_d3 <= det_nonzero_d2; // watertightTest.ts:272
-      det_nonzero_d4 <= det_nonzero_d3; // watertightTest.ts:272
-      det_nonzero_d5 <= det_nonzero_d4; // watertightTest.ts:272
-      det_nonzero_d6 <= det_nonzero_d5; // watertightTest.ts:272
-      det_nonzero_d7 <= det_nonzero_d6; // watertightTest.ts:272
-      det_nonzero_d8 <= det_nonzero_d7; // watertightTest.ts:272
-      det_nonzero_d9 <= det_nonzero_d8; // watertightTest.ts:272
-      det_nonzero_d10 <= det_nonzero_d9; // watertightTest.ts:272
-      det_nonzero_d11 <= det_nonzero_d10; // watertightTest.ts:272
-      det_nonzero_d12 <= det_nonzero_d11; // watertightTest.ts:272
-      det_nonzero_d13 <= det_nonzero_d12; // watertightTest.ts:272
-      det_nonzero_d14 <= det_nonzero_d13; // watertightTest.ts:272
-      det_nonzero_d15 <= det_nonzero_d14; // watertightTest.ts:272
-      det_nonzero_d16 <= det_nonzero_d15; // watertightTest.ts:272
-      det_nonzero_d17 <= det_nonzero_d16; // watertightTest.ts:272
+      inside_d1 <= inside_; // watertightIntersection.ts:271
+      inside_d2 <= inside_d1; // watertightIntersection.ts:271
+      inside_d3 <= inside_d2; // watertightIntersection.ts:271
+      inside_d4 <= inside_d3; // watertightIntersection.ts:271
+      inside_d5 <= inside_d4; // watertightIntersection.ts:271
+      inside_d6 <= inside_d5; // watertightIntersection.ts:271
+      inside_d7 <= inside_d6; // watertightIntersection.ts:271
+      inside_d8 <= inside_d7; // watertightIntersection.ts:271
+      inside_d9 <= inside_d8; // watertightIntersection.ts:271
+      inside_d10 <= inside_d9; // watertightIntersection.ts:271
+      inside_d11 <= inside_d10; // watertightIntersection.ts:271
+      inside_d12 <= inside_d11; // watertightIntersection.ts:271
+      inside_d13 <= inside_d12; // watertightIntersection.ts:271
+      inside_d14 <= inside_d13; // watertightIntersection.ts:271
+      inside_d15 <= inside_d14; // watertightIntersection.ts:271
+      inside_d16 <= inside_d15; // watertightIntersection.ts:271
+      inside_d17 <= inside_d16; // watertightIntersection.ts:271
+      inside_d18 <= inside_d17; // watertightIntersection.ts:271
+      inside_d19 <= inside_d18; // watertightIntersection.ts:271
+      inside_d20 <= inside_d19; // watertightIntersection.ts:271
+      inside_d21 <= inside_d20; // watertightIntersection.ts:271
+      inside_d22 <= inside_d21; // watertightIntersection.ts:271
+      inside_d23 <= inside_d22; // watertightIntersection.ts:271
+      det_nonzero_d1 <= detNonZero; // watertightIntersection.ts:272
+      det_nonzero_d2 <= det_nonzero_d1; // watertightIntersection.ts:272
+      det_nonzero_d3 <= det_nonzero_d2; // watertightIntersection.ts:272
+      det_nonzero_d4 <= det_nonzero_d3; // watertightIntersection.ts:272
+      det_nonzero_d5 <= det_nonzero_d4; // watertightIntersection.ts:272
+      det_nonzero_d6 <= det_nonzero_d5; // watertightIntersection.ts:272
+      det_nonzero_d7 <= det_nonzero_d6; // watertightIntersection.ts:272
+      det_nonzero_d8 <= det_nonzero_d7; // watertightIntersection.ts:272
+      det_nonzero_d9 <= det_nonzero_d8; // watertightIntersection.ts:272
+      det_nonzero_d10 <= det_nonzero_d9; // watertightIntersection.ts:272
+      det_nonzero_d11 <= det_nonzero_d10; // watertightIntersection.ts:272
+      det_nonzero_d12 <= det_nonzero_d11; // watertightIntersection.ts:272
+      det_nonzero_d13 <= det_nonzero_d12; // watertightIntersection.ts:272
+      det_nonzero_d14 <= det_nonzero_d13; // watertightIntersection.ts:272
+      det_nonzero_d15 <= det_nonzero_d14; // watertightIntersection.ts:272
+      det_nonzero_d16 <= det_nonzero_d15; // watertightIntersection.ts:272
+      det_nonzero_d17 <= det_nonzero_d16; // watertightIntersection.ts:272
       test_valid_d1 <= entering; // icCore.ts:239
       test_valid_d2 <= test_valid_d1; // icCore.ts:239
       test_valid_d3 <= test_valid_d2; // icCore.ts:239
@@ -1981,13 +1984,13 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   end
 
   always_ff @(posedge clk) begin
-    if (slot0_busy_sel_and_1) begin // icCore.ts:262
+    if (accept_and_nextSlot_eq_0) begin // icCore.ts:262
       slot0_origin <= intake_origin; // icCore.ts:264
       slot0_direction <= intake_direction; // icCore.ts:265
       slot0_thread <= intake_thread; // icCore.ts:266
       slot0_query <= intake_query; // icCore.ts:267
-      slot0_axes <= intake_axes; // watertightTest.ts:207
-      slot0_shear <= shear; // watertightTest.ts:208
+      slot0_axes <= intake_axes; // watertightIntersection.ts:207
+      slot0_shear <= shear; // watertightIntersection.ts:208
     end else if (slot0_have_best_sel_and_5) begin // icCore.ts:269
       slot0_best_t <= fdiv59_result; // icCore.ts:271
       slot0_best_u <= fdiv60_result; // icCore.ts:272
@@ -1996,13 +1999,13 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
       slot0_best_normal <= normal_d29; // icCore.ts:275
       slot0_best_index <= test_index; // icCore.ts:276
     end
-    if (slot1_busy_sel_and_1) begin // icCore.ts:262
+    if (accept_and_nextSlot_eq_1) begin // icCore.ts:262
       slot1_origin <= intake_origin; // icCore.ts:264
       slot1_direction <= intake_direction; // icCore.ts:265
       slot1_thread <= intake_thread; // icCore.ts:266
       slot1_query <= intake_query; // icCore.ts:267
-      slot1_axes <= intake_axes; // watertightTest.ts:207
-      slot1_shear <= shear; // watertightTest.ts:208
+      slot1_axes <= intake_axes; // watertightIntersection.ts:207
+      slot1_shear <= shear; // watertightIntersection.ts:208
     end else if (slot1_have_best_sel_and_1) begin // icCore.ts:269
       slot1_best_t <= fdiv59_result; // icCore.ts:271
       slot1_best_u <= fdiv60_result; // icCore.ts:272
@@ -2011,13 +2014,13 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
       slot1_best_normal <= normal_d29; // icCore.ts:275
       slot1_best_index <= test_index; // icCore.ts:276
     end
-    if (slot2_busy_sel_and_1) begin // icCore.ts:262
+    if (accept_and_nextSlot_eq_2) begin // icCore.ts:262
       slot2_origin <= intake_origin; // icCore.ts:264
       slot2_direction <= intake_direction; // icCore.ts:265
       slot2_thread <= intake_thread; // icCore.ts:266
       slot2_query <= intake_query; // icCore.ts:267
-      slot2_axes <= intake_axes; // watertightTest.ts:207
-      slot2_shear <= shear; // watertightTest.ts:208
+      slot2_axes <= intake_axes; // watertightIntersection.ts:207
+      slot2_shear <= shear; // watertightIntersection.ts:208
     end else if (slot2_have_best_sel_and_1) begin // icCore.ts:269
       slot2_best_t <= fdiv59_result; // icCore.ts:271
       slot2_best_u <= fdiv60_result; // icCore.ts:272
@@ -2026,131 +2029,131 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
       slot2_best_normal <= normal_d29; // icCore.ts:275
       slot2_best_index <= test_index; // icCore.ts:276
     end
-    if (take) begin // watertightTest.ts:139
-      intake_origin <= ray_origin; // watertightTest.ts:142
-      intake_direction <= ray_direction; // watertightTest.ts:143
-      intake_thread <= ray_thread; // watertightTest.ts:144
-      intake_query <= ray_query; // watertightTest.ts:145
-      intake_axes <= zWins ? axesZ : yWins ? axesY : axesX; // watertightTest.ts:146
+    if (take) begin // watertightIntersection.ts:139
+      intake_origin <= ray_origin; // watertightIntersection.ts:142
+      intake_direction <= ray_direction; // watertightIntersection.ts:143
+      intake_thread <= ray_thread; // watertightIntersection.ts:144
+      intake_query <= ray_query; // watertightIntersection.ts:145
+      intake_axes <= zWins ? axesZ : yWins ? axesY : axesX; // watertightIntersection.ts:146
     end
-    if (intake_step_d15) intake_sx <= intake_fdiv_result; // watertightTest.ts:155
-    if (intake_step_d16) intake_sy <= intake_fdiv_result; // watertightTest.ts:155
-    if (intake_step_d17) intake_sz <= intake_fdiv_result; // watertightTest.ts:155
-    rel0x_d1 <= fsub0_result; // watertightTest.ts:247
-    rel0x_d2 <= rel0x_d1; // watertightTest.ts:247
-    rel0x_d3 <= rel0x_d2; // watertightTest.ts:247
-    rel0y_d1 <= fsub1_result; // watertightTest.ts:247
-    rel0y_d2 <= rel0y_d1; // watertightTest.ts:247
-    rel0y_d3 <= rel0y_d2; // watertightTest.ts:247
-    sheared0z_d1 <= fmul17_result; // watertightTest.ts:247
-    sheared0z_d2 <= sheared0z_d1; // watertightTest.ts:247
-    sheared0z_d3 <= sheared0z_d2; // watertightTest.ts:247
-    rel1x_d1 <= fsub3_result; // watertightTest.ts:247
-    rel1x_d2 <= rel1x_d1; // watertightTest.ts:247
-    rel1x_d3 <= rel1x_d2; // watertightTest.ts:247
-    rel1y_d1 <= fsub4_result; // watertightTest.ts:247
-    rel1y_d2 <= rel1y_d1; // watertightTest.ts:247
-    rel1y_d3 <= rel1y_d2; // watertightTest.ts:247
-    sheared1z_d1 <= fmul22_result; // watertightTest.ts:247
-    sheared1z_d2 <= sheared1z_d1; // watertightTest.ts:247
-    sheared1z_d3 <= sheared1z_d2; // watertightTest.ts:247
-    rel2x_d1 <= fsub6_result; // watertightTest.ts:247
-    rel2x_d2 <= rel2x_d1; // watertightTest.ts:247
-    rel2x_d3 <= rel2x_d2; // watertightTest.ts:247
-    rel2y_d1 <= fsub7_result; // watertightTest.ts:247
-    rel2y_d2 <= rel2y_d1; // watertightTest.ts:247
-    rel2y_d3 <= rel2y_d2; // watertightTest.ts:247
-    sheared2z_d1 <= fmul27_result; // watertightTest.ts:247
-    sheared2z_d2 <= sheared2z_d1; // watertightTest.ts:247
-    sheared2z_d3 <= sheared2z_d2; // watertightTest.ts:247
-    zx_d1 <= sheared0z_d3; // watertightTest.ts:234
-    zx_d2 <= zx_d1; // watertightTest.ts:234
-    zx_d3 <= zx_d2; // watertightTest.ts:234
-    zx_d4 <= zx_d3; // watertightTest.ts:234
-    zx_d5 <= zx_d4; // watertightTest.ts:234
-    zx_d6 <= zx_d5; // watertightTest.ts:234
-    zy_d1 <= sheared1z_d3; // watertightTest.ts:234
-    zy_d2 <= zy_d1; // watertightTest.ts:234
-    zy_d3 <= zy_d2; // watertightTest.ts:234
-    zy_d4 <= zy_d3; // watertightTest.ts:234
-    zy_d5 <= zy_d4; // watertightTest.ts:234
-    zy_d6 <= zy_d5; // watertightTest.ts:234
-    zz_d1 <= sheared2z_d3; // watertightTest.ts:234
-    zz_d2 <= zz_d1; // watertightTest.ts:234
-    zz_d3 <= zz_d2; // watertightTest.ts:234
-    zz_d4 <= zz_d3; // watertightTest.ts:234
-    zz_d5 <= zz_d4; // watertightTest.ts:234
-    zz_d6 <= zz_d5; // watertightTest.ts:234
-    w_d1 <= fsub47_result; // watertightTest.ts:262
-    w_d2 <= w_d1; // watertightTest.ts:262
-    w_d3 <= w_d2; // watertightTest.ts:262
-    wz_d1 <= fmul53_result; // watertightTest.ts:263
-    wz_d2 <= wz_d1; // watertightTest.ts:263
-    wz_d3 <= wz_d2; // watertightTest.ts:263
-    det_d1 <= fadd55_result; // watertightTest.ts:266
-    det_d2 <= det_d1; // watertightTest.ts:266
-    det_d3 <= det_d2; // watertightTest.ts:266
-    v_edge_d1 <= fsub44_result; // watertightTest.ts:268
-    v_edge_d2 <= v_edge_d1; // watertightTest.ts:268
-    v_edge_d3 <= v_edge_d2; // watertightTest.ts:268
-    v_edge_d4 <= v_edge_d3; // watertightTest.ts:268
-    v_edge_d5 <= v_edge_d4; // watertightTest.ts:268
-    v_edge_d6 <= v_edge_d5; // watertightTest.ts:268
-    v_edge_d7 <= v_edge_d6; // watertightTest.ts:268
-    v_edge_d8 <= v_edge_d7; // watertightTest.ts:268
-    v_edge_d9 <= v_edge_d8; // watertightTest.ts:268
-    w_edge_d1 <= fsub47_result; // watertightTest.ts:269
-    w_edge_d2 <= w_edge_d1; // watertightTest.ts:269
-    w_edge_d3 <= w_edge_d2; // watertightTest.ts:269
-    w_edge_d4 <= w_edge_d3; // watertightTest.ts:269
-    w_edge_d5 <= w_edge_d4; // watertightTest.ts:269
-    w_edge_d6 <= w_edge_d5; // watertightTest.ts:269
-    w_edge_d7 <= w_edge_d6; // watertightTest.ts:269
-    w_edge_d8 <= w_edge_d7; // watertightTest.ts:269
-    w_edge_d9 <= w_edge_d8; // watertightTest.ts:269
-    det_s10_d1 <= det_d3; // watertightTest.ts:274
-    det_s10_d2 <= det_s10_d1; // watertightTest.ts:274
-    det_s10_d3 <= det_s10_d2; // watertightTest.ts:274
-    det_s10_d4 <= det_s10_d3; // watertightTest.ts:274
-    det_s10_d5 <= det_s10_d4; // watertightTest.ts:274
-    det_s10_d6 <= det_s10_d5; // watertightTest.ts:274
-    det_s10_d7 <= det_s10_d6; // watertightTest.ts:274
-    det_s10_d8 <= det_s10_d7; // watertightTest.ts:274
-    det_s10_d9 <= det_s10_d8; // watertightTest.ts:274
-    det_s10_d10 <= det_s10_d9; // watertightTest.ts:274
-    det_s10_d11 <= det_s10_d10; // watertightTest.ts:274
-    det_s10_d12 <= det_s10_d11; // watertightTest.ts:274
-    det_s10_d13 <= det_s10_d12; // watertightTest.ts:274
-    det_s10_d14 <= det_s10_d13; // watertightTest.ts:274
-    normal_d1 <= {fsub38_result, fsub37_result, fsub36_result}; // watertightTest.ts:274
-    normal_d2 <= normal_d1; // watertightTest.ts:274
-    normal_d3 <= normal_d2; // watertightTest.ts:274
-    normal_d4 <= normal_d3; // watertightTest.ts:274
-    normal_d5 <= normal_d4; // watertightTest.ts:274
-    normal_d6 <= normal_d5; // watertightTest.ts:274
-    normal_d7 <= normal_d6; // watertightTest.ts:274
-    normal_d8 <= normal_d7; // watertightTest.ts:274
-    normal_d9 <= normal_d8; // watertightTest.ts:274
-    normal_d10 <= normal_d9; // watertightTest.ts:274
-    normal_d11 <= normal_d10; // watertightTest.ts:274
-    normal_d12 <= normal_d11; // watertightTest.ts:274
-    normal_d13 <= normal_d12; // watertightTest.ts:274
-    normal_d14 <= normal_d13; // watertightTest.ts:274
-    normal_d15 <= normal_d14; // watertightTest.ts:274
-    normal_d16 <= normal_d15; // watertightTest.ts:274
-    normal_d17 <= normal_d16; // watertightTest.ts:274
-    normal_d18 <= normal_d17; // watertightTest.ts:274
-    normal_d19 <= normal_d18; // watertightTest.ts:274
-    normal_d20 <= normal_d19; // watertightTest.ts:274
-    normal_d21 <= normal_d20; // watertightTest.ts:274
-    normal_d22 <= normal_d21; // watertightTest.ts:274
-    normal_d23 <= normal_d22; // watertightTest.ts:274
-    normal_d24 <= normal_d23; // watertightTest.ts:274
-    normal_d25 <= normal_d24; // watertightTest.ts:274
-    normal_d26 <= normal_d25; // watertightTest.ts:274
-    normal_d27 <= normal_d26; // watertightTest.ts:274
-    normal_d28 <= normal_d27; // watertightTest.ts:274
-    normal_d29 <= normal_d28; // watertightTest.ts:274
+    if (intake_step_d15) intake_sx <= intake_fdiv_result; // watertightIntersection.ts:155
+    if (intake_step_d16) intake_sy <= intake_fdiv_result; // watertightIntersection.ts:155
+    if (intake_step_d17) intake_sz <= intake_fdiv_result; // watertightIntersection.ts:155
+    rel0x_d1 <= fsub0_result; // watertightIntersection.ts:247
+    rel0x_d2 <= rel0x_d1; // watertightIntersection.ts:247
+    rel0x_d3 <= rel0x_d2; // watertightIntersection.ts:247
+    rel0y_d1 <= fsub1_result; // watertightIntersection.ts:247
+    rel0y_d2 <= rel0y_d1; // watertightIntersection.ts:247
+    rel0y_d3 <= rel0y_d2; // watertightIntersection.ts:247
+    sheared0z_d1 <= fmul17_result; // watertightIntersection.ts:247
+    sheared0z_d2 <= sheared0z_d1; // watertightIntersection.ts:247
+    sheared0z_d3 <= sheared0z_d2; // watertightIntersection.ts:247
+    rel1x_d1 <= fsub3_result; // watertightIntersection.ts:247
+    rel1x_d2 <= rel1x_d1; // watertightIntersection.ts:247
+    rel1x_d3 <= rel1x_d2; // watertightIntersection.ts:247
+    rel1y_d1 <= fsub4_result; // watertightIntersection.ts:247
+    rel1y_d2 <= rel1y_d1; // watertightIntersection.ts:247
+    rel1y_d3 <= rel1y_d2; // watertightIntersection.ts:247
+    sheared1z_d1 <= fmul22_result; // watertightIntersection.ts:247
+    sheared1z_d2 <= sheared1z_d1; // watertightIntersection.ts:247
+    sheared1z_d3 <= sheared1z_d2; // watertightIntersection.ts:247
+    rel2x_d1 <= fsub6_result; // watertightIntersection.ts:247
+    rel2x_d2 <= rel2x_d1; // watertightIntersection.ts:247
+    rel2x_d3 <= rel2x_d2; // watertightIntersection.ts:247
+    rel2y_d1 <= fsub7_result; // watertightIntersection.ts:247
+    rel2y_d2 <= rel2y_d1; // watertightIntersection.ts:247
+    rel2y_d3 <= rel2y_d2; // watertightIntersection.ts:247
+    sheared2z_d1 <= fmul27_result; // watertightIntersection.ts:247
+    sheared2z_d2 <= sheared2z_d1; // watertightIntersection.ts:247
+    sheared2z_d3 <= sheared2z_d2; // watertightIntersection.ts:247
+    zx_d1 <= sheared0z_d3; // watertightIntersection.ts:234
+    zx_d2 <= zx_d1; // watertightIntersection.ts:234
+    zx_d3 <= zx_d2; // watertightIntersection.ts:234
+    zx_d4 <= zx_d3; // watertightIntersection.ts:234
+    zx_d5 <= zx_d4; // watertightIntersection.ts:234
+    zx_d6 <= zx_d5; // watertightIntersection.ts:234
+    zy_d1 <= sheared1z_d3; // watertightIntersection.ts:234
+    zy_d2 <= zy_d1; // watertightIntersection.ts:234
+    zy_d3 <= zy_d2; // watertightIntersection.ts:234
+    zy_d4 <= zy_d3; // watertightIntersection.ts:234
+    zy_d5 <= zy_d4; // watertightIntersection.ts:234
+    zy_d6 <= zy_d5; // watertightIntersection.ts:234
+    zz_d1 <= sheared2z_d3; // watertightIntersection.ts:234
+    zz_d2 <= zz_d1; // watertightIntersection.ts:234
+    zz_d3 <= zz_d2; // watertightIntersection.ts:234
+    zz_d4 <= zz_d3; // watertightIntersection.ts:234
+    zz_d5 <= zz_d4; // watertightIntersection.ts:234
+    zz_d6 <= zz_d5; // watertightIntersection.ts:234
+    w_d1 <= fsub47_result; // watertightIntersection.ts:262
+    w_d2 <= w_d1; // watertightIntersection.ts:262
+    w_d3 <= w_d2; // watertightIntersection.ts:262
+    wz_d1 <= fmul53_result; // watertightIntersection.ts:263
+    wz_d2 <= wz_d1; // watertightIntersection.ts:263
+    wz_d3 <= wz_d2; // watertightIntersection.ts:263
+    det_d1 <= fadd55_result; // watertightIntersection.ts:266
+    det_d2 <= det_d1; // watertightIntersection.ts:266
+    det_d3 <= det_d2; // watertightIntersection.ts:266
+    v_edge_d1 <= fsub44_result; // watertightIntersection.ts:268
+    v_edge_d2 <= v_edge_d1; // watertightIntersection.ts:268
+    v_edge_d3 <= v_edge_d2; // watertightIntersection.ts:268
+    v_edge_d4 <= v_edge_d3; // watertightIntersection.ts:268
+    v_edge_d5 <= v_edge_d4; // watertightIntersection.ts:268
+    v_edge_d6 <= v_edge_d5; // watertightIntersection.ts:268
+    v_edge_d7 <= v_edge_d6; // watertightIntersection.ts:268
+    v_edge_d8 <= v_edge_d7; // watertightIntersection.ts:268
+    v_edge_d9 <= v_edge_d8; // watertightIntersection.ts:268
+    w_edge_d1 <= fsub47_result; // watertightIntersection.ts:269
+    w_edge_d2 <= w_edge_d1; // watertightIntersection.ts:269
+    w_edge_d3 <= w_edge_d2; // watertightIntersection.ts:269
+    w_edge_d4 <= w_edge_d3; // watertightIntersection.ts:269
+    w_edge_d5 <= w_edge_d4; // watertightIntersection.ts:269
+    w_edge_d6 <= w_edge_d5; // watertightIntersection.ts:269
+    w_edge_d7 <= w_edge_d6; // watertightIntersection.ts:269
+    w_edge_d8 <= w_edge_d7; // watertightIntersection.ts:269
+    w_edge_d9 <= w_edge_d8; // watertightIntersection.ts:269
+    det_s10_d1 <= det_d3; // watertightIntersection.ts:274
+    det_s10_d2 <= det_s10_d1; // watertightIntersection.ts:274
+    det_s10_d3 <= det_s10_d2; // watertightIntersection.ts:274
+    det_s10_d4 <= det_s10_d3; // watertightIntersection.ts:274
+    det_s10_d5 <= det_s10_d4; // watertightIntersection.ts:274
+    det_s10_d6 <= det_s10_d5; // watertightIntersection.ts:274
+    det_s10_d7 <= det_s10_d6; // watertightIntersection.ts:274
+    det_s10_d8 <= det_s10_d7; // watertightIntersection.ts:274
+    det_s10_d9 <= det_s10_d8; // watertightIntersection.ts:274
+    det_s10_d10 <= det_s10_d9; // watertightIntersection.ts:274
+    det_s10_d11 <= det_s10_d10; // watertightIntersection.ts:274
+    det_s10_d12 <= det_s10_d11; // watertightIntersection.ts:274
+    det_s10_d13 <= det_s10_d12; // watertightIntersection.ts:274
+    det_s10_d14 <= det_s10_d13; // watertightIntersection.ts:274
+    normal_d1 <= {fsub38_result, fsub37_result, fsub36_result}; // watertightIntersection.ts:274
+    normal_d2 <= normal_d1; // watertightIntersection.ts:274
+    normal_d3 <= normal_d2; // watertightIntersection.ts:274
+    normal_d4 <= normal_d3; // watertightIntersection.ts:274
+    normal_d5 <= normal_d4; // watertightIntersection.ts:274
+    normal_d6 <= normal_d5; // watertightIntersection.ts:274
+    normal_d7 <= normal_d6; // watertightIntersection.ts:274
+    normal_d8 <= normal_d7; // watertightIntersection.ts:274
+    normal_d9 <= normal_d8; // watertightIntersection.ts:274
+    normal_d10 <= normal_d9; // watertightIntersection.ts:274
+    normal_d11 <= normal_d10; // watertightIntersection.ts:274
+    normal_d12 <= normal_d11; // watertightIntersection.ts:274
+    normal_d13 <= normal_d12; // watertightIntersection.ts:274
+    normal_d14 <= normal_d13; // watertightIntersection.ts:274
+    normal_d15 <= normal_d14; // watertightIntersection.ts:274
+    normal_d16 <= normal_d15; // watertightIntersection.ts:274
+    normal_d17 <= normal_d16; // watertightIntersection.ts:274
+    normal_d18 <= normal_d17; // watertightIntersection.ts:274
+    normal_d19 <= normal_d18; // watertightIntersection.ts:274
+    normal_d20 <= normal_d19; // watertightIntersection.ts:274
+    normal_d21 <= normal_d20; // watertightIntersection.ts:274
+    normal_d22 <= normal_d21; // watertightIntersection.ts:274
+    normal_d23 <= normal_d22; // watertightIntersection.ts:274
+    normal_d24 <= normal_d23; // watertightIntersection.ts:274
+    normal_d25 <= normal_d24; // watertightIntersection.ts:274
+    normal_d26 <= normal_d25; // watertightIntersection.ts:274
+    normal_d27 <= normal_d26; // watertightIntersection.ts:274
+    normal_d28 <= normal_d27; // watertightIntersection.ts:274
+    normal_d29 <= normal_d28; // watertightIntersection.ts:274
     test_shader_d1 <= tri_resp_shader; // icCore.ts:242
     test_shader_d2 <= test_shader_d1; // icCore.ts:242
     test_shader_d3 <= test_shader_d2; // icCore.ts:242
@@ -2276,7 +2279,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     oz_d3 <= oz_d2; // icCore.ts:285
   end
 
-  FDiv_stages14 intake_fdiv ( // watertightTest.ts:151
+  FDiv_stages14 intake_fdiv ( // watertightIntersection.ts:151
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(intake_fdiv_in_valid),
@@ -2286,7 +2289,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(intake_fdiv_result)
   );
 
-  FAdd_stages3 fsub0 ( // watertightTest.ts:233
+  FAdd_stages3 fsub0 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub0_in_valid),
@@ -2296,7 +2299,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub0_result)
   );
 
-  FAdd_stages3 fsub1 ( // watertightTest.ts:233
+  FAdd_stages3 fsub1 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub1_in_valid),
@@ -2306,7 +2309,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub1_result)
   );
 
-  FAdd_stages3 fsub2 ( // watertightTest.ts:233
+  FAdd_stages3 fsub2 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub2_in_valid),
@@ -2316,7 +2319,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub2_result)
   );
 
-  FAdd_stages3 fsub3 ( // watertightTest.ts:233
+  FAdd_stages3 fsub3 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub3_in_valid),
@@ -2326,7 +2329,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub3_result)
   );
 
-  FAdd_stages3 fsub4 ( // watertightTest.ts:233
+  FAdd_stages3 fsub4 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub4_in_valid),
@@ -2336,7 +2339,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub4_result)
   );
 
-  FAdd_stages3 fsub5 ( // watertightTest.ts:233
+  FAdd_stages3 fsub5 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub5_in_valid),
@@ -2346,7 +2349,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub5_result)
   );
 
-  FAdd_stages3 fsub6 ( // watertightTest.ts:233
+  FAdd_stages3 fsub6 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub6_in_valid),
@@ -2356,7 +2359,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub6_result)
   );
 
-  FAdd_stages3 fsub7 ( // watertightTest.ts:233
+  FAdd_stages3 fsub7 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub7_in_valid),
@@ -2366,7 +2369,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub7_result)
   );
 
-  FAdd_stages3 fsub8 ( // watertightTest.ts:233
+  FAdd_stages3 fsub8 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub8_in_valid),
@@ -2376,7 +2379,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub8_result)
   );
 
-  FAdd_stages3 fsub9 ( // watertightTest.ts:233
+  FAdd_stages3 fsub9 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub9_in_valid),
@@ -2386,7 +2389,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub9_result)
   );
 
-  FAdd_stages3 fsub10 ( // watertightTest.ts:233
+  FAdd_stages3 fsub10 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub10_in_valid),
@@ -2396,7 +2399,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub10_result)
   );
 
-  FAdd_stages3 fsub11 ( // watertightTest.ts:233
+  FAdd_stages3 fsub11 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub11_in_valid),
@@ -2406,7 +2409,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub11_result)
   );
 
-  FAdd_stages3 fsub12 ( // watertightTest.ts:233
+  FAdd_stages3 fsub12 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub12_in_valid),
@@ -2416,7 +2419,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub12_result)
   );
 
-  FAdd_stages3 fsub13 ( // watertightTest.ts:233
+  FAdd_stages3 fsub13 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub13_in_valid),
@@ -2426,7 +2429,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub13_result)
   );
 
-  FAdd_stages3 fsub14 ( // watertightTest.ts:233
+  FAdd_stages3 fsub14 ( // watertightIntersection.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub14_in_valid),
@@ -2436,7 +2439,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub14_result)
   );
 
-  FMul_stages3 fmul15 ( // watertightTest.ts:246
+  FMul_stages3 fmul15 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul15_in_valid),
@@ -2446,7 +2449,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul15_result)
   );
 
-  FMul_stages3 fmul16 ( // watertightTest.ts:246
+  FMul_stages3 fmul16 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul16_in_valid),
@@ -2456,7 +2459,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul16_result)
   );
 
-  FMul_stages3 fmul17 ( // watertightTest.ts:246
+  FMul_stages3 fmul17 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul17_in_valid),
@@ -2466,7 +2469,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul17_result)
   );
 
-  FAdd_stages3 fsub18 ( // watertightTest.ts:247
+  FAdd_stages3 fsub18 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub18_in_valid),
@@ -2476,7 +2479,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub18_result)
   );
 
-  FAdd_stages3 fsub19 ( // watertightTest.ts:247
+  FAdd_stages3 fsub19 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub19_in_valid),
@@ -2486,7 +2489,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub19_result)
   );
 
-  FMul_stages3 fmul20 ( // watertightTest.ts:246
+  FMul_stages3 fmul20 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul20_in_valid),
@@ -2496,7 +2499,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul20_result)
   );
 
-  FMul_stages3 fmul21 ( // watertightTest.ts:246
+  FMul_stages3 fmul21 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul21_in_valid),
@@ -2506,7 +2509,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul21_result)
   );
 
-  FMul_stages3 fmul22 ( // watertightTest.ts:246
+  FMul_stages3 fmul22 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul22_in_valid),
@@ -2516,7 +2519,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul22_result)
   );
 
-  FAdd_stages3 fsub23 ( // watertightTest.ts:247
+  FAdd_stages3 fsub23 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub23_in_valid),
@@ -2526,7 +2529,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub23_result)
   );
 
-  FAdd_stages3 fsub24 ( // watertightTest.ts:247
+  FAdd_stages3 fsub24 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub24_in_valid),
@@ -2536,7 +2539,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub24_result)
   );
 
-  FMul_stages3 fmul25 ( // watertightTest.ts:246
+  FMul_stages3 fmul25 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul25_in_valid),
@@ -2546,7 +2549,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul25_result)
   );
 
-  FMul_stages3 fmul26 ( // watertightTest.ts:246
+  FMul_stages3 fmul26 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul26_in_valid),
@@ -2556,7 +2559,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul26_result)
   );
 
-  FMul_stages3 fmul27 ( // watertightTest.ts:246
+  FMul_stages3 fmul27 ( // watertightIntersection.ts:246
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul27_in_valid),
@@ -2566,7 +2569,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul27_result)
   );
 
-  FAdd_stages3 fsub28 ( // watertightTest.ts:247
+  FAdd_stages3 fsub28 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub28_in_valid),
@@ -2576,7 +2579,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub28_result)
   );
 
-  FAdd_stages3 fsub29 ( // watertightTest.ts:247
+  FAdd_stages3 fsub29 ( // watertightIntersection.ts:247
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub29_in_valid),
@@ -2586,7 +2589,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub29_result)
   );
 
-  FMul_stages3 fmul30 ( // watertightTest.ts:249
+  FMul_stages3 fmul30 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul30_in_valid),
@@ -2596,7 +2599,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul30_result)
   );
 
-  FMul_stages3 fmul31 ( // watertightTest.ts:249
+  FMul_stages3 fmul31 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul31_in_valid),
@@ -2606,7 +2609,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul31_result)
   );
 
-  FMul_stages3 fmul32 ( // watertightTest.ts:249
+  FMul_stages3 fmul32 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul32_in_valid),
@@ -2616,7 +2619,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul32_result)
   );
 
-  FMul_stages3 fmul33 ( // watertightTest.ts:249
+  FMul_stages3 fmul33 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul33_in_valid),
@@ -2626,7 +2629,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul33_result)
   );
 
-  FMul_stages3 fmul34 ( // watertightTest.ts:249
+  FMul_stages3 fmul34 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul34_in_valid),
@@ -2636,7 +2639,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul34_result)
   );
 
-  FMul_stages3 fmul35 ( // watertightTest.ts:249
+  FMul_stages3 fmul35 ( // watertightIntersection.ts:249
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul35_in_valid),
@@ -2646,7 +2649,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul35_result)
   );
 
-  FAdd_stages3 fsub36 ( // watertightTest.ts:250
+  FAdd_stages3 fsub36 ( // watertightIntersection.ts:250
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub36_in_valid),
@@ -2656,7 +2659,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub36_result)
   );
 
-  FAdd_stages3 fsub37 ( // watertightTest.ts:250
+  FAdd_stages3 fsub37 ( // watertightIntersection.ts:250
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub37_in_valid),
@@ -2666,7 +2669,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub37_result)
   );
 
-  FAdd_stages3 fsub38 ( // watertightTest.ts:250
+  FAdd_stages3 fsub38 ( // watertightIntersection.ts:250
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub38_in_valid),
@@ -2676,7 +2679,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub38_result)
   );
 
-  FMul_stages3 fmul39 ( // watertightTest.ts:253
+  FMul_stages3 fmul39 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul39_in_valid),
@@ -2686,7 +2689,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul39_result)
   );
 
-  FMul_stages3 fmul40 ( // watertightTest.ts:253
+  FMul_stages3 fmul40 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul40_in_valid),
@@ -2696,7 +2699,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul40_result)
   );
 
-  FAdd_stages3 fsub41 ( // watertightTest.ts:253
+  FAdd_stages3 fsub41 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub41_in_valid),
@@ -2706,7 +2709,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub41_result)
   );
 
-  FMul_stages3 fmul42 ( // watertightTest.ts:253
+  FMul_stages3 fmul42 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul42_in_valid),
@@ -2716,7 +2719,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul42_result)
   );
 
-  FMul_stages3 fmul43 ( // watertightTest.ts:253
+  FMul_stages3 fmul43 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul43_in_valid),
@@ -2726,7 +2729,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul43_result)
   );
 
-  FAdd_stages3 fsub44 ( // watertightTest.ts:253
+  FAdd_stages3 fsub44 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub44_in_valid),
@@ -2736,7 +2739,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub44_result)
   );
 
-  FMul_stages3 fmul45 ( // watertightTest.ts:253
+  FMul_stages3 fmul45 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul45_in_valid),
@@ -2746,7 +2749,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul45_result)
   );
 
-  FMul_stages3 fmul46 ( // watertightTest.ts:253
+  FMul_stages3 fmul46 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul46_in_valid),
@@ -2756,7 +2759,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul46_result)
   );
 
-  FAdd_stages3 fsub47 ( // watertightTest.ts:253
+  FAdd_stages3 fsub47 ( // watertightIntersection.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsub47_in_valid),
@@ -2766,7 +2769,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fsub47_result)
   );
 
-  FCmp_stages0 fcmp48 ( // watertightTest.ts:256
+  FCmp_stages0 fcmp48 ( // watertightIntersection.ts:256
     .in_valid(fcmp48_in_valid),
     .a(fcmp48_a),
     .b(fcmp48_b),
@@ -2778,7 +2781,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .unordered(fcmp48_unordered)
   );
 
-  FCmp_stages0 fcmp49 ( // watertightTest.ts:256
+  FCmp_stages0 fcmp49 ( // watertightIntersection.ts:256
     .in_valid(fcmp49_in_valid),
     .a(fcmp49_a),
     .b(fcmp49_b),
@@ -2790,7 +2793,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .unordered(fcmp49_unordered)
   );
 
-  FCmp_stages0 fcmp50 ( // watertightTest.ts:256
+  FCmp_stages0 fcmp50 ( // watertightIntersection.ts:256
     .in_valid(fcmp50_in_valid),
     .a(fcmp50_a),
     .b(fcmp50_b),
@@ -2802,7 +2805,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .unordered(fcmp50_unordered)
   );
 
-  FMul_stages3 fmul51 ( // watertightTest.ts:261
+  FMul_stages3 fmul51 ( // watertightIntersection.ts:261
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul51_in_valid),
@@ -2812,7 +2815,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul51_result)
   );
 
-  FMul_stages3 fmul52 ( // watertightTest.ts:261
+  FMul_stages3 fmul52 ( // watertightIntersection.ts:261
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul52_in_valid),
@@ -2822,7 +2825,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul52_result)
   );
 
-  FMul_stages3 fmul53 ( // watertightTest.ts:261
+  FMul_stages3 fmul53 ( // watertightIntersection.ts:261
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul53_in_valid),
@@ -2832,7 +2835,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fmul53_result)
   );
 
-  FAdd_stages3 fadd54 ( // watertightTest.ts:262
+  FAdd_stages3 fadd54 ( // watertightIntersection.ts:262
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd54_in_valid),
@@ -2842,7 +2845,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fadd54_result)
   );
 
-  FAdd_stages3 fadd55 ( // watertightTest.ts:262
+  FAdd_stages3 fadd55 ( // watertightIntersection.ts:262
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd55_in_valid),
@@ -2852,7 +2855,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fadd55_result)
   );
 
-  FAdd_stages3 fadd56 ( // watertightTest.ts:263
+  FAdd_stages3 fadd56 ( // watertightIntersection.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd56_in_valid),
@@ -2862,7 +2865,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fadd56_result)
   );
 
-  FAdd_stages3 fadd57 ( // watertightTest.ts:263
+  FAdd_stages3 fadd57 ( // watertightIntersection.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd57_in_valid),
@@ -2872,7 +2875,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fadd57_result)
   );
 
-  FCmp_stages0 fcmp58 ( // watertightTest.ts:264
+  FCmp_stages0 fcmp58 ( // watertightIntersection.ts:264
     .in_valid(fcmp58_in_valid),
     .a(fcmp58_a),
     .b(fcmp58_b),
@@ -2884,7 +2887,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .unordered(fcmp58_unordered)
   );
 
-  FDiv_stages14 fdiv59 ( // watertightTest.ts:267
+  FDiv_stages14 fdiv59 ( // watertightIntersection.ts:267
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv59_in_valid),
@@ -2894,7 +2897,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fdiv59_result)
   );
 
-  FDiv_stages14 fdiv60 ( // watertightTest.ts:268
+  FDiv_stages14 fdiv60 ( // watertightIntersection.ts:268
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv60_in_valid),
@@ -2904,7 +2907,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fdiv60_result)
   );
 
-  FDiv_stages14 fdiv61 ( // watertightTest.ts:269
+  FDiv_stages14 fdiv61 ( // watertightIntersection.ts:269
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv61_in_valid),
@@ -2914,7 +2917,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
     .result(fdiv61_result)
   );
 
-  FCmp_stages0 fcmp62 ( // watertightTest.ts:273
+  FCmp_stages0 fcmp62 ( // watertightIntersection.ts:273
     .in_valid(fcmp62_in_valid),
     .a(fcmp62_a),
     .b(fcmp62_b),

@@ -59,35 +59,34 @@ module TriangleMemory_triangles96_vertices96 (
   assign read_resp_mask = answer ? ~stage2Shader[23:16] : 8'd0; // triangleMemory.ts:157
   assign read_resp_one_sided = answer & stage2Shader[24]; // triangleMemory.ts:158
   assign read_resp_not_valid = stage2NotValid; // triangleMemory.ts:151
-  wire errorNow_not = ~load_start; // triangleMemory.ts:76
-  wire errorNow = loadError & errorNow_not; // triangleMemory.ts:76
+  wire not_load_start = ~load_start; // triangleMemory.ts:76
+  wire errorNow = loadError & not_load_start; // triangleMemory.ts:76
   wire accept = load_valid & ~errorNow; // triangleMemory.ts:79
-  wire inVerticesNow = section_state == SECTION_VERTICES & errorNow_not; // triangleMemory.ts:72
-  wire section_state_sel_not = ~inVerticesNow; // triangleMemory.ts:95
+  wire inVerticesNow = section_state == SECTION_VERTICES & not_load_start; // triangleMemory.ts:72
+  wire not_inVerticesNow = ~inVerticesNow; // triangleMemory.ts:95
   wire [1:0] wordNow = load_start ? 2'd0 : wordOfRecord; // triangleMemory.ts:73
-  wire section_state_sel_eq = wordNow == 2'd0; // triangleMemory.ts:97
-  wire section_state_sel_eq_1 = wordNow == 2'd1; // triangleMemory.ts:101
-  wire section_state_sel_eq_2 = wordNow == 2'd2; // triangleMemory.ts:105
-  wire section_state_sel_eq_3 = load_data == 32'd0; // triangleMemory.ts:111
+  wire wordNow_eq_0 = wordNow == 2'd0; // triangleMemory.ts:97
+  wire wordNow_eq_1 = wordNow == 2'd1; // triangleMemory.ts:101
+  wire wordNow_eq_2 = wordNow == 2'd2; // triangleMemory.ts:105
+  wire load_data_eq_0 = load_data == 32'd0; // triangleMemory.ts:111
   wire [6:0] countNow = load_start ? 7'd0 : triangleCount; // triangleMemory.ts:74
-  wire triangleCount_sel_or = countNow == 7'd96 | staged_index_bad; // triangleMemory.ts:112
+  wire countNow_eq_96_or_staged_index_bad = countNow == 7'd96 | staged_index_bad; // triangleMemory.ts:112
   wire [6:0] recordNow = load_start ? 7'd0 : vertexRecord; // triangleMemory.ts:75
-  wire loadError_sel_ult = recordNow < 7'd96; // triangleMemory.ts:120
-  wire [6:0] staged_v0_slice = load_data[6:0]; // triangleMemory.ts:98
+  wire recordNow_lt_96 = recordNow < 7'd96; // triangleMemory.ts:120
+  wire [6:0] load_data_bits_6_0 = load_data[6:0]; // triangleMemory.ts:98
   wire indexOutOfRange = 32'h60 <= load_data; // triangleMemory.ts:80
-  wire staged_index_bad_or = staged_index_bad | indexOutOfRange; // triangleMemory.ts:103
+  wire staged_index_bad_or_indexOutOfRange = staged_index_bad | indexOutOfRange; // triangleMemory.ts:103
   wire [6:0] staged_entry_vertices_0 = staged_v0; // triangleMemory.ts:83
   wire [6:0] staged_entry_vertices_1 = staged_v1; // triangleMemory.ts:83
   wire [6:0] staged_entry_vertices_2 = staged_v2; // triangleMemory.ts:83
   wire [31:0] staged_entry_shader = load_data; // triangleMemory.ts:84
   wire [31:0] entry_1 = entry[52:21]; // triangleMemory.ts:134
   wire [52:0] _concat = {staged_entry_shader, staged_entry_vertices_2, staged_entry_vertices_1, staged_entry_vertices_0}; // triangleMemory.ts:114
-  wire _guard_2 = accept & section_state_sel_not & ~section_state_sel_eq & ~section_state_sel_eq_1; // triangleMemory.ts:101
-  wire _guard_5 = _guard_2 & ~section_state_sel_eq_2 & ~section_state_sel_eq_3 & ~triangleCount_sel_or; // triangleMemory.ts:112
+  wire _guard_3 = accept & not_inVerticesNow & ~wordNow_eq_0 & ~wordNow_eq_1 & ~wordNow_eq_2; // triangleMemory.ts:105
   wire [6:0] stage1_v0 = entry[6:0]; // triangleMemory.ts:134
   wire [6:0] stage1_v1 = entry[13:7]; // triangleMemory.ts:134
   wire [6:0] stage1_v2 = entry[20:14]; // triangleMemory.ts:134
-  wire _guard_7 = accept & inVerticesNow & loadError_sel_ult; // triangleMemory.ts:120
+  wire accept_and_inVerticesNow_and_recordNow_lt_96 = accept & inVerticesNow & recordNow_lt_96; // triangleMemory.ts:120
 
 `ifndef SYNTHESIS
   initial begin
@@ -127,15 +126,15 @@ module TriangleMemory_triangles96_vertices96 (
         loadError <= 1'd0; // triangleMemory.ts:91
       end
       if (accept) begin // triangleMemory.ts:79
-        if (section_state_sel_not) begin // triangleMemory.ts:95
-          if (!section_state_sel_eq && !section_state_sel_eq_1 && !section_state_sel_eq_2) begin // triangleMemory.ts:97
-            if (section_state_sel_eq_3) section_state <= SECTION_VERTICES; // triangleMemory.ts:111
-            else if (triangleCount_sel_or) loadError <= 1'd1; // triangleMemory.ts:112
+        if (not_inVerticesNow) begin // triangleMemory.ts:95
+          if (!wordNow_eq_0 && !wordNow_eq_1 && !wordNow_eq_2) begin // triangleMemory.ts:97
+            if (load_data_eq_0) section_state <= SECTION_VERTICES; // triangleMemory.ts:111
+            else if (countNow_eq_96_or_staged_index_bad) loadError <= 1'd1; // triangleMemory.ts:112
             else triangleCount <= countNow + 7'd1; // triangleMemory.ts:115
           end
         end else begin // triangleMemory.ts:95
           if (wordNow == 2'd3) vertexRecord <= recordNow + 7'd1; // triangleMemory.ts:119
-          if (!loadError_sel_ult && (7'd96 < recordNow | load_data != 32'd0)) loadError <= 1'd1; // triangleMemory.ts:122
+          if (!recordNow_lt_96 && (7'd96 < recordNow | load_data != 32'd0)) loadError <= 1'd1; // triangleMemory.ts:122
         end
         wordOfRecord <= wordNow + 2'd1; // triangleMemory.ts:94
       end else if (load_start) begin // triangleMemory.ts:43
@@ -149,19 +148,19 @@ module TriangleMemory_triangles96_vertices96 (
   end
 
   always_ff @(posedge clk) begin
-    if (accept && section_state_sel_not) begin // triangleMemory.ts:79
+    if (accept && not_inVerticesNow) begin // triangleMemory.ts:79
       case (wordNow) // triangleMemory.ts:97
         2'd0: begin
-          staged_v0 <= staged_v0_slice; // triangleMemory.ts:98
+          staged_v0 <= load_data_bits_6_0; // triangleMemory.ts:98
           staged_index_bad <= indexOutOfRange; // triangleMemory.ts:99
         end
         2'd1: begin
-          staged_v1 <= staged_v0_slice; // triangleMemory.ts:102
-          staged_index_bad <= staged_index_bad_or; // triangleMemory.ts:103
+          staged_v1 <= load_data_bits_6_0; // triangleMemory.ts:102
+          staged_index_bad <= staged_index_bad_or_indexOutOfRange; // triangleMemory.ts:103
         end
         2'd2: begin
-          staged_v2 <= staged_v0_slice; // triangleMemory.ts:106
-          staged_index_bad <= staged_index_bad_or; // triangleMemory.ts:107
+          staged_v2 <= load_data_bits_6_0; // triangleMemory.ts:106
+          staged_index_bad <= staged_index_bad_or_indexOutOfRange; // triangleMemory.ts:107
         end
         default: ;
       endcase
@@ -179,7 +178,7 @@ module TriangleMemory_triangles96_vertices96 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_guard_5 && countNow < 7'd96) index_table[countNow] <= _concat;
+    if (_guard_3 & ~load_data_eq_0 & ~countNow_eq_96_or_staged_index_bad && countNow < 7'd96) index_table[countNow] <= _concat;
   end
   always_ff @(posedge clk) entry <= (read_req_id < 7'd96) ? index_table[read_req_id] : 53'd0;
 
@@ -195,7 +194,7 @@ module TriangleMemory_triangles96_vertices96 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_guard_7 & section_state_sel_eq && recordNow < 7'd96) bank_x[recordNow] <= load_data;
+    if (accept_and_inVerticesNow_and_recordNow_lt_96 & wordNow_eq_0 && recordNow < 7'd96) bank_x[recordNow] <= load_data;
   end
   always_ff @(posedge clk) stage2X <= (stage1_v0 < 7'd96) ? bank_x[stage1_v0] : 32'd0;
   always_ff @(posedge clk) stage2X_1 <= (stage1_v1 < 7'd96) ? bank_x[stage1_v1] : 32'd0;
@@ -213,7 +212,7 @@ module TriangleMemory_triangles96_vertices96 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_guard_7 & section_state_sel_eq_1 && recordNow < 7'd96) bank_y[recordNow] <= load_data;
+    if (accept_and_inVerticesNow_and_recordNow_lt_96 & wordNow_eq_1 && recordNow < 7'd96) bank_y[recordNow] <= load_data;
   end
   always_ff @(posedge clk) stage2Y <= (stage1_v0 < 7'd96) ? bank_y[stage1_v0] : 32'd0;
   always_ff @(posedge clk) stage2Y_1 <= (stage1_v1 < 7'd96) ? bank_y[stage1_v1] : 32'd0;
@@ -231,7 +230,7 @@ module TriangleMemory_triangles96_vertices96 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (_guard_7 & section_state_sel_eq_2 && recordNow < 7'd96) bank_z[recordNow] <= load_data;
+    if (accept_and_inVerticesNow_and_recordNow_lt_96 & wordNow_eq_2 && recordNow < 7'd96) bank_z[recordNow] <= load_data;
   end
   always_ff @(posedge clk) stage2Z <= (stage1_v0 < 7'd96) ? bank_z[stage1_v0] : 32'd0;
   always_ff @(posedge clk) stage2Z_1 <= (stage1_v1 < 7'd96) ? bank_z[stage1_v1] : 32'd0;

@@ -116,8 +116,8 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] weight_itof_a = v; // lerp.ts:13
   wire c0_sub_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c0_sub_a = coarse[31:0]; // lerp.ts:6
-  wire [31:0] c0_sub_b_slice = fine[31:0]; // levelBlend.ts:39
-  wire [31:0] c0_sub_b = c0_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire [31:0] fine_bits_31_0 = fine[31:0]; // levelBlend.ts:39
+  wire [31:0] c0_sub_b = fine_bits_31_0 ^ 32'h80000000; // lerp.ts:6
   wire c0_mul_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c0_mul_a = c0_mul_a_al4_d1; // lerp.ts:6
   wire [31:0] c0_mul_b = c0_sub_result; // lerp.ts:6
@@ -127,8 +127,8 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] c0_add_b = c0_mul_result; // lerp.ts:6
   wire c1_sub_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c1_sub_a = coarse[63:32]; // lerp.ts:6
-  wire [31:0] c1_sub_b_slice = fine[63:32]; // levelBlend.ts:39
-  wire [31:0] c1_sub_b = c1_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire [31:0] fine_bits_63_32 = fine[63:32]; // levelBlend.ts:39
+  wire [31:0] c1_sub_b = fine_bits_63_32 ^ 32'h80000000; // lerp.ts:6
   wire c1_mul_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c1_mul_a = c1_mul_a_al10_d1; // lerp.ts:6
   wire [31:0] c1_mul_b = c1_sub_result; // lerp.ts:6
@@ -137,8 +137,8 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] c1_add_b = c1_mul_result; // lerp.ts:6
   wire c2_sub_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c2_sub_a = coarse[95:64]; // lerp.ts:6
-  wire [31:0] c2_sub_b_slice = fine[95:64]; // levelBlend.ts:39
-  wire [31:0] c2_sub_b = c2_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire [31:0] fine_bits_95_64 = fine[95:64]; // levelBlend.ts:39
+  wire [31:0] c2_sub_b = fine_bits_95_64 ^ 32'h80000000; // lerp.ts:6
   wire c2_mul_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c2_mul_a = c2_mul_a_al16_d1; // lerp.ts:6
   wire [31:0] c2_mul_b = c2_sub_result; // lerp.ts:6
@@ -147,8 +147,8 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] c2_add_b = c2_mul_result; // lerp.ts:6
   wire c3_sub_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c3_sub_a = coarse[127:96]; // lerp.ts:6
-  wire [31:0] c3_sub_b_slice = fine[127:96]; // levelBlend.ts:39
-  wire [31:0] c3_sub_b = c3_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire [31:0] fine_bits_127_96 = fine[127:96]; // levelBlend.ts:39
+  wire [31:0] c3_sub_b = fine_bits_127_96 ^ 32'h80000000; // lerp.ts:6
   wire c3_mul_in_valid = 1'd1; // lerp.ts:6
   wire [31:0] c3_mul_a = c3_mul_a_al22_d1; // lerp.ts:6
   wire [31:0] c3_mul_b = c3_sub_result; // lerp.ts:6
@@ -239,7 +239,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     weight0_al0_d1 <= fraction; // lerp.ts:14
     weight0_al0_d2 <= weight0_al0_d1; // lerp.ts:14
     c0_mul_a_al4_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
-    c0_add_a_al6_d1 <= c0_sub_b_slice; // lerp.ts:6
+    c0_add_a_al6_d1 <= fine_bits_31_0; // lerp.ts:6
     c0_add_a_al6_d2 <= c0_add_a_al6_d1; // lerp.ts:6
     c0_add_a_al6_d3 <= c0_add_a_al6_d2; // lerp.ts:6
     c0_add_a_al6_d4 <= c0_add_a_al6_d3; // lerp.ts:6
@@ -248,7 +248,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     c0_add_a_al6_d7 <= c0_add_a_al6_d6; // lerp.ts:6
     c0_add_a_al6_d8 <= c0_add_a_al6_d7; // lerp.ts:6
     c1_mul_a_al10_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
-    c1_add_a_al12_d1 <= c1_sub_b_slice; // lerp.ts:6
+    c1_add_a_al12_d1 <= fine_bits_63_32; // lerp.ts:6
     c1_add_a_al12_d2 <= c1_add_a_al12_d1; // lerp.ts:6
     c1_add_a_al12_d3 <= c1_add_a_al12_d2; // lerp.ts:6
     c1_add_a_al12_d4 <= c1_add_a_al12_d3; // lerp.ts:6
@@ -257,7 +257,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     c1_add_a_al12_d7 <= c1_add_a_al12_d6; // lerp.ts:6
     c1_add_a_al12_d8 <= c1_add_a_al12_d7; // lerp.ts:6
     c2_mul_a_al16_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
-    c2_add_a_al18_d1 <= c2_sub_b_slice; // lerp.ts:6
+    c2_add_a_al18_d1 <= fine_bits_95_64; // lerp.ts:6
     c2_add_a_al18_d2 <= c2_add_a_al18_d1; // lerp.ts:6
     c2_add_a_al18_d3 <= c2_add_a_al18_d2; // lerp.ts:6
     c2_add_a_al18_d4 <= c2_add_a_al18_d3; // lerp.ts:6
@@ -266,7 +266,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     c2_add_a_al18_d7 <= c2_add_a_al18_d6; // lerp.ts:6
     c2_add_a_al18_d8 <= c2_add_a_al18_d7; // lerp.ts:6
     c3_mul_a_al22_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
-    c3_add_a_al24_d1 <= c3_sub_b_slice; // lerp.ts:6
+    c3_add_a_al24_d1 <= fine_bits_127_96; // lerp.ts:6
     c3_add_a_al24_d2 <= c3_add_a_al24_d1; // lerp.ts:6
     c3_add_a_al24_d3 <= c3_add_a_al24_d2; // lerp.ts:6
     c3_add_a_al24_d4 <= c3_add_a_al24_d3; // lerp.ts:6

@@ -68,13 +68,13 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
 
   wire [1:0] port_0_data_read_add = 2'd3 + first_q0; // unifiedMainMemory.ts:71
   wire port_0_data_read_slice_1 = port_0_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_0_data_read_slice_2 = thread_q0[1]; // unifiedMainMemory.ts:70
-  wire port_0_data_read_slice_3 = thread_q0[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_2 = port_0_data_read_slice_2 ? (port_0_data_read_slice_3 ? rdata_15 : rdata_11) : port_0_data_read_slice_3 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_5 = port_0_data_read_slice_2 ? (port_0_data_read_slice_3 ? rdata_14 : rdata_10) : port_0_data_read_slice_3 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_1 = thread_q0[1]; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_0 = thread_q0[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_2 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_15 : rdata_11) : thread_q0_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_5 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_14 : rdata_10) : thread_q0_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
   wire [31:0] port_0_data_read_mux_6 = port_0_data_read_slice_1 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_9 = port_0_data_read_slice_2 ? (port_0_data_read_slice_3 ? rdata_13 : rdata_9) : port_0_data_read_slice_3 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_12 = port_0_data_read_slice_2 ? (port_0_data_read_slice_3 ? rdata_12 : rdata_8) : port_0_data_read_slice_3 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_9 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_13 : rdata_9) : thread_q0_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_12 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_12 : rdata_8) : thread_q0_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
   wire [31:0] port_0_data_read_mux_13 = port_0_data_read_slice_1 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_14 = port_0_data_read_add[1] ? port_0_data_read_mux_6 : port_0_data_read_mux_13; // unifiedMainMemory.ts:71
   wire [1:0] port_0_data_read_add_1 = 2'd2 + first_q0; // unifiedMainMemory.ts:71
@@ -87,20 +87,19 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_0_data_read_mux_18 = port_0_data_read_slice_7 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_19 = port_0_data_read_slice_7 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_20 = port_0_data_read_add_2[1] ? port_0_data_read_mux_18 : port_0_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire port_0_data_read_slice_9 = first_q0[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_21 = port_0_data_read_slice_9 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_22 = port_0_data_read_slice_9 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
-  assign port_0_data_read = {port_0_data_read_mux_14, port_0_data_read_mux_17, port_0_data_read_mux_20, first_q0[1] ? port_0_data_read_mux_21 : port_0_data_read_mux_22}; // unifiedMainMemory.ts:72
+  wire first_q0_bit_0 = first_q0[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_0_data_read_mux_23 = first_q0[1] ? (first_q0_bit_0 ? port_0_data_read_mux_2 : port_0_data_read_mux_5) : first_q0_bit_0 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
+  assign port_0_data_read = {port_0_data_read_mux_14, port_0_data_read_mux_17, port_0_data_read_mux_20, port_0_data_read_mux_23}; // unifiedMainMemory.ts:72
   assign port_0_done = done0; // unifiedMainMemory.ts:74
   wire [1:0] port_1_data_read_add = 2'd3 + first_q1; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_1 = port_1_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_1_data_read_slice_2 = thread_q1[1]; // unifiedMainMemory.ts:70
-  wire port_1_data_read_slice_3 = thread_q1[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_2 = port_1_data_read_slice_2 ? (port_1_data_read_slice_3 ? rdata_15 : rdata_11) : port_1_data_read_slice_3 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_5 = port_1_data_read_slice_2 ? (port_1_data_read_slice_3 ? rdata_14 : rdata_10) : port_1_data_read_slice_3 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_1 = thread_q1[1]; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_0 = thread_q1[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_2 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_15 : rdata_11) : thread_q1_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_5 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_14 : rdata_10) : thread_q1_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
   wire [31:0] port_1_data_read_mux_6 = port_1_data_read_slice_1 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_9 = port_1_data_read_slice_2 ? (port_1_data_read_slice_3 ? rdata_13 : rdata_9) : port_1_data_read_slice_3 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_12 = port_1_data_read_slice_2 ? (port_1_data_read_slice_3 ? rdata_12 : rdata_8) : port_1_data_read_slice_3 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_9 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_13 : rdata_9) : thread_q1_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_12 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_12 : rdata_8) : thread_q1_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
   wire [31:0] port_1_data_read_mux_13 = port_1_data_read_slice_1 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_14 = port_1_data_read_add[1] ? port_1_data_read_mux_6 : port_1_data_read_mux_13; // unifiedMainMemory.ts:71
   wire [1:0] port_1_data_read_add_1 = 2'd2 + first_q1; // unifiedMainMemory.ts:71
@@ -113,20 +112,19 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_1_data_read_mux_18 = port_1_data_read_slice_7 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_19 = port_1_data_read_slice_7 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_20 = port_1_data_read_add_2[1] ? port_1_data_read_mux_18 : port_1_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire port_1_data_read_slice_9 = first_q1[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_21 = port_1_data_read_slice_9 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_22 = port_1_data_read_slice_9 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
-  assign port_1_data_read = {port_1_data_read_mux_14, port_1_data_read_mux_17, port_1_data_read_mux_20, first_q1[1] ? port_1_data_read_mux_21 : port_1_data_read_mux_22}; // unifiedMainMemory.ts:72
+  wire first_q1_bit_0 = first_q1[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_1_data_read_mux_23 = first_q1[1] ? (first_q1_bit_0 ? port_1_data_read_mux_2 : port_1_data_read_mux_5) : first_q1_bit_0 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
+  assign port_1_data_read = {port_1_data_read_mux_14, port_1_data_read_mux_17, port_1_data_read_mux_20, port_1_data_read_mux_23}; // unifiedMainMemory.ts:72
   assign port_1_done = done1; // unifiedMainMemory.ts:74
   wire [1:0] port_2_data_read_add = 2'd3 + first_q2; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_1 = port_2_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_2_data_read_slice_2 = thread_q2[1]; // unifiedMainMemory.ts:70
-  wire port_2_data_read_slice_3 = thread_q2[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_2 = port_2_data_read_slice_2 ? (port_2_data_read_slice_3 ? rdata_15 : rdata_11) : port_2_data_read_slice_3 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_5 = port_2_data_read_slice_2 ? (port_2_data_read_slice_3 ? rdata_14 : rdata_10) : port_2_data_read_slice_3 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_1 = thread_q2[1]; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_0 = thread_q2[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_2 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_15 : rdata_11) : thread_q2_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_5 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_14 : rdata_10) : thread_q2_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
   wire [31:0] port_2_data_read_mux_6 = port_2_data_read_slice_1 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_9 = port_2_data_read_slice_2 ? (port_2_data_read_slice_3 ? rdata_13 : rdata_9) : port_2_data_read_slice_3 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_12 = port_2_data_read_slice_2 ? (port_2_data_read_slice_3 ? rdata_12 : rdata_8) : port_2_data_read_slice_3 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_9 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_13 : rdata_9) : thread_q2_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_12 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_12 : rdata_8) : thread_q2_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
   wire [31:0] port_2_data_read_mux_13 = port_2_data_read_slice_1 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_14 = port_2_data_read_add[1] ? port_2_data_read_mux_6 : port_2_data_read_mux_13; // unifiedMainMemory.ts:71
   wire [1:0] port_2_data_read_add_1 = 2'd2 + first_q2; // unifiedMainMemory.ts:71
@@ -139,20 +137,19 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_2_data_read_mux_18 = port_2_data_read_slice_7 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_19 = port_2_data_read_slice_7 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_20 = port_2_data_read_add_2[1] ? port_2_data_read_mux_18 : port_2_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire port_2_data_read_slice_9 = first_q2[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_21 = port_2_data_read_slice_9 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_22 = port_2_data_read_slice_9 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
-  assign port_2_data_read = {port_2_data_read_mux_14, port_2_data_read_mux_17, port_2_data_read_mux_20, first_q2[1] ? port_2_data_read_mux_21 : port_2_data_read_mux_22}; // unifiedMainMemory.ts:72
+  wire first_q2_bit_0 = first_q2[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_2_data_read_mux_23 = first_q2[1] ? (first_q2_bit_0 ? port_2_data_read_mux_2 : port_2_data_read_mux_5) : first_q2_bit_0 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
+  assign port_2_data_read = {port_2_data_read_mux_14, port_2_data_read_mux_17, port_2_data_read_mux_20, port_2_data_read_mux_23}; // unifiedMainMemory.ts:72
   assign port_2_done = done2; // unifiedMainMemory.ts:74
   wire [1:0] port_3_data_read_add = 2'd3 + first_q3; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_1 = port_3_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_3_data_read_slice_2 = thread_q3[1]; // unifiedMainMemory.ts:70
-  wire port_3_data_read_slice_3 = thread_q3[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_2 = port_3_data_read_slice_2 ? (port_3_data_read_slice_3 ? rdata_15 : rdata_11) : port_3_data_read_slice_3 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_5 = port_3_data_read_slice_2 ? (port_3_data_read_slice_3 ? rdata_14 : rdata_10) : port_3_data_read_slice_3 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_1 = thread_q3[1]; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_0 = thread_q3[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_2 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_15 : rdata_11) : thread_q3_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_5 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_14 : rdata_10) : thread_q3_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
   wire [31:0] port_3_data_read_mux_6 = port_3_data_read_slice_1 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_9 = port_3_data_read_slice_2 ? (port_3_data_read_slice_3 ? rdata_13 : rdata_9) : port_3_data_read_slice_3 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_12 = port_3_data_read_slice_2 ? (port_3_data_read_slice_3 ? rdata_12 : rdata_8) : port_3_data_read_slice_3 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_9 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_13 : rdata_9) : thread_q3_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_12 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_12 : rdata_8) : thread_q3_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
   wire [31:0] port_3_data_read_mux_13 = port_3_data_read_slice_1 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_14 = port_3_data_read_add[1] ? port_3_data_read_mux_6 : port_3_data_read_mux_13; // unifiedMainMemory.ts:71
   wire [1:0] port_3_data_read_add_1 = 2'd2 + first_q3; // unifiedMainMemory.ts:71
@@ -165,249 +162,288 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_3_data_read_mux_18 = port_3_data_read_slice_7 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_19 = port_3_data_read_slice_7 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_20 = port_3_data_read_add_2[1] ? port_3_data_read_mux_18 : port_3_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire port_3_data_read_slice_9 = first_q3[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_21 = port_3_data_read_slice_9 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_22 = port_3_data_read_slice_9 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
-  assign port_3_data_read = {port_3_data_read_mux_14, port_3_data_read_mux_17, port_3_data_read_mux_20, first_q3[1] ? port_3_data_read_mux_21 : port_3_data_read_mux_22}; // unifiedMainMemory.ts:72
+  wire first_q3_bit_0 = first_q3[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_3_data_read_mux_23 = first_q3[1] ? (first_q3_bit_0 ? port_3_data_read_mux_2 : port_3_data_read_mux_5) : first_q3_bit_0 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
+  assign port_3_data_read = {port_3_data_read_mux_14, port_3_data_read_mux_17, port_3_data_read_mux_20, port_3_data_read_mux_23}; // unifiedMainMemory.ts:72
   assign port_3_done = done3; // unifiedMainMemory.ts:74
   assign conflict = conflict_1; // unifiedMainMemory.ts:78
   wire [1:0] first_3 = port_0_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done0_or = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
+  wire port_0_read_en_or_port_0_write_en = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
   wire [1:0] first_2 = port_1_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done1_or = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
+  wire port_1_read_en_or_port_1_write_en = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
   wire [1:0] first_1 = port_2_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done2_or = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32
+  wire port_2_read_en_or_port_2_write_en = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32
   wire [1:0] first = port_3_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done3_or = port_3_read_en | port_3_write_en; // unifiedMainMemory.ts:32
-  wire conflict_1_sel_and = done1_or & port_1_thread == 2'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_1 = done0_or & port_0_thread == 2'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_2 = done2_or & port_2_thread == 2'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_1 = conflict_1_sel_and_1 | conflict_1_sel_and; // unifiedMainMemory.ts:54
-  wire conflictNow_or_1 = conflict_1_sel_and & conflict_1_sel_and_1 | conflict_1_sel_and_2 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_3 = done3_or & port_3_thread == 2'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_2 = conflict_1_sel_or_1 | conflict_1_sel_and_2; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_4 = done1_or & port_1_thread == 2'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_5 = done0_or & port_0_thread == 2'd1; // unifiedMainMemory.ts:50
-  wire conflictNow_or_3 = conflictNow_or_1 | conflict_1_sel_and_3 & conflict_1_sel_or_2 | conflict_1_sel_and_4 & conflict_1_sel_and_5; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_6 = done2_or & port_2_thread == 2'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_4 = conflict_1_sel_and_5 | conflict_1_sel_and_4; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_7 = done3_or & port_3_thread == 2'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_5 = conflict_1_sel_or_4 | conflict_1_sel_and_6; // unifiedMainMemory.ts:54
-  wire conflictNow_or_5 = conflictNow_or_3 | conflict_1_sel_and_6 & conflict_1_sel_or_4 | conflict_1_sel_and_7 & conflict_1_sel_or_5; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_8 = done1_or & port_1_thread == 2'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_9 = done0_or & port_0_thread == 2'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_10 = done2_or & port_2_thread == 2'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_7 = conflict_1_sel_and_9 | conflict_1_sel_and_8; // unifiedMainMemory.ts:54
-  wire conflictNow_or_7 = conflictNow_or_5 | conflict_1_sel_and_8 & conflict_1_sel_and_9 | conflict_1_sel_and_10 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_11 = done3_or & port_3_thread == 2'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_8 = conflict_1_sel_or_7 | conflict_1_sel_and_10; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_12 = done1_or & port_1_thread == 2'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_13 = done0_or & port_0_thread == 2'd3; // unifiedMainMemory.ts:50
-  wire conflictNow_or_9 = conflictNow_or_7 | conflict_1_sel_and_11 & conflict_1_sel_or_8 | conflict_1_sel_and_12 & conflict_1_sel_and_13; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_14 = done2_or & port_2_thread == 2'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_10 = conflict_1_sel_and_13 | conflict_1_sel_and_12; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_15 = done3_or & port_3_thread == 2'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_11 = conflict_1_sel_or_10 | conflict_1_sel_and_14; // unifiedMainMemory.ts:54
-  wire conflictNow = conflictNow_or_9 | conflict_1_sel_and_14 & conflict_1_sel_or_10 | conflict_1_sel_and_15 & conflict_1_sel_or_11; // unifiedMainMemory.ts:54
-  wire [1:0] _mux_1 = ~conflict_1_sel_or_1 & conflict_1_sel_and_2 ? 2'd2 : ~conflict_1_sel_and_1 & conflict_1_sel_and ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_2 = ~conflict_1_sel_or_2 & conflict_1_sel_and_3 ? 2'd3 : _mux_1; // unifiedMainMemory.ts:51
+  wire port_3_read_en_or_port_3_write_en = port_3_read_en | port_3_write_en; // unifiedMainMemory.ts:32
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0 = port_1_read_en_or_port_1_write_en & port_1_thread == 2'd0; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0 = port_0_read_en_or_port_0_write_en & port_0_thread == 2'd0; // unifiedMainMemory.ts:50
+  wire conflictNow_and = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0 = port_2_read_en_or_port_2_write_en & port_2_thread == 2'd0; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_1 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0; // unifiedMainMemory.ts:54
+  wire conflictNow_and_1 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0 = port_3_read_en_or_port_3_write_en & port_3_thread == 2'd0; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_2 = conflict_1_sel_or_1 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0; // unifiedMainMemory.ts:54
+  wire conflictNow_and_2 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0 & conflict_1_sel_or_2; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1 = port_1_read_en_or_port_1_write_en & port_1_thread == 2'd1; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1 = port_0_read_en_or_port_0_write_en & port_0_thread == 2'd1; // unifiedMainMemory.ts:50
+  wire conflictNow_and_3 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1; // unifiedMainMemory.ts:54
+  wire conflictNow_or_3 = conflictNow_and | conflictNow_and_1 | conflictNow_and_2 | conflictNow_and_3; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1 = port_2_read_en_or_port_2_write_en & port_2_thread == 2'd1; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_4 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1; // unifiedMainMemory.ts:54
+  wire conflictNow_and_4 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1 & conflict_1_sel_or_4; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1 = port_3_read_en_or_port_3_write_en & port_3_thread == 2'd1; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_5 = conflict_1_sel_or_4 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1; // unifiedMainMemory.ts:54
+  wire conflictNow_and_5 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1 & conflict_1_sel_or_5; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2 = port_1_read_en_or_port_1_write_en & port_1_thread == 2'd2; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2 = port_0_read_en_or_port_0_write_en & port_0_thread == 2'd2; // unifiedMainMemory.ts:50
+  wire conflictNow_and_6 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2; // unifiedMainMemory.ts:54
+  wire conflictNow_or_6 = conflictNow_or_3 | conflictNow_and_4 | conflictNow_and_5 | conflictNow_and_6; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2 = port_2_read_en_or_port_2_write_en & port_2_thread == 2'd2; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_7 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2; // unifiedMainMemory.ts:54
+  wire conflictNow_and_7 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2 = port_3_read_en_or_port_3_write_en & port_3_thread == 2'd2; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_8 = conflict_1_sel_or_7 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2; // unifiedMainMemory.ts:54
+  wire conflictNow_and_8 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2 & conflict_1_sel_or_8; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3 = port_1_read_en_or_port_1_write_en & port_1_thread == 2'd3; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3 = port_0_read_en_or_port_0_write_en & port_0_thread == 2'd3; // unifiedMainMemory.ts:50
+  wire conflictNow_and_9 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3; // unifiedMainMemory.ts:54
+  wire conflictNow_or_9 = conflictNow_or_6 | conflictNow_and_7 | conflictNow_and_8 | conflictNow_and_9; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3 = port_2_read_en_or_port_2_write_en & port_2_thread == 2'd3; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_10 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3; // unifiedMainMemory.ts:54
+  wire conflictNow_and_10 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3 & conflict_1_sel_or_10; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3 = port_3_read_en_or_port_3_write_en & port_3_thread == 2'd3; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_11 = conflict_1_sel_or_10 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3; // unifiedMainMemory.ts:54
+  wire conflictNow_and_11 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3 & conflict_1_sel_or_11; // unifiedMainMemory.ts:54
+  wire conflictNow = conflictNow_or_9 | conflictNow_and_10 | conflictNow_and_11; // unifiedMainMemory.ts:54
+  wire _and = ~conflict_1_sel_or_2 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0; // unifiedMainMemory.ts:51
+  wire _and_1 = ~conflict_1_sel_or_1 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0; // unifiedMainMemory.ts:51
+  wire _and_2 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_2 = _and ? 2'd3 : _and_1 ? 2'd2 : _and_2 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq = _mux_2 == 2'd3; // unifiedMainMemory.ts:52
   wire [1:0] lane = 2'd0 - first; // unifiedMainMemory.ts:39
-  wire _eq_1 = lane == 2'd3; // unifiedMainMemory.ts:40
-  wire [5:0] _add = port_3_addr + 6'd3; // unifiedMainMemory.ts:40
-  wire _eq_2 = lane == 2'd2; // unifiedMainMemory.ts:40
-  wire [5:0] _add_1 = port_3_addr + 6'd2; // unifiedMainMemory.ts:40
-  wire _eq_3 = lane == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _add_2 = port_3_addr + 6'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_5 = _eq_1 ? _add : _eq_2 ? _add_1 : _eq_3 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_eq_3 = lane == 2'd3; // unifiedMainMemory.ts:40
+  wire [5:0] port_3_addr_plus_3 = port_3_addr + 6'd3; // unifiedMainMemory.ts:40
+  wire lane_eq_2 = lane == 2'd2; // unifiedMainMemory.ts:40
+  wire [5:0] port_3_addr_plus_2 = port_3_addr + 6'd2; // unifiedMainMemory.ts:40
+  wire lane_eq_1 = lane == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] port_3_addr_plus_1 = port_3_addr + 6'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_4 = lane_eq_2 ? port_3_addr_plus_2 : lane_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_5 = lane_eq_3 ? port_3_addr_plus_3 : _mux_4; // unifiedMainMemory.ts:40
   wire [3:0] row = _mux_5[5:2]; // unifiedMainMemory.ts:42
   wire _eq_4 = _mux_2 == 2'd2; // unifiedMainMemory.ts:52
   wire [1:0] lane_1 = 2'd0 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_5 = lane_1 == 2'd3; // unifiedMainMemory.ts:40
-  wire [5:0] _add_3 = port_2_addr + 6'd3; // unifiedMainMemory.ts:40
-  wire _eq_6 = lane_1 == 2'd2; // unifiedMainMemory.ts:40
-  wire [5:0] _add_4 = port_2_addr + 6'd2; // unifiedMainMemory.ts:40
-  wire _eq_7 = lane_1 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _add_5 = port_2_addr + 6'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_8 = _eq_5 ? _add_3 : _eq_6 ? _add_4 : _eq_7 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_1_eq_3 = lane_1 == 2'd3; // unifiedMainMemory.ts:40
+  wire [5:0] port_2_addr_plus_3 = port_2_addr + 6'd3; // unifiedMainMemory.ts:40
+  wire lane_1_eq_2 = lane_1 == 2'd2; // unifiedMainMemory.ts:40
+  wire [5:0] port_2_addr_plus_2 = port_2_addr + 6'd2; // unifiedMainMemory.ts:40
+  wire lane_1_eq_1 = lane_1 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] port_2_addr_plus_1 = port_2_addr + 6'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_7 = lane_1_eq_2 ? port_2_addr_plus_2 : lane_1_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_8 = lane_1_eq_3 ? port_2_addr_plus_3 : _mux_7; // unifiedMainMemory.ts:40
   wire [3:0] row_1 = _mux_8[5:2]; // unifiedMainMemory.ts:42
   wire _eq_8 = _mux_2 == 2'd1; // unifiedMainMemory.ts:52
   wire [1:0] lane_2 = 2'd0 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_9 = lane_2 == 2'd3; // unifiedMainMemory.ts:40
-  wire [5:0] _add_6 = port_1_addr + 6'd3; // unifiedMainMemory.ts:40
-  wire _eq_10 = lane_2 == 2'd2; // unifiedMainMemory.ts:40
-  wire [5:0] _add_7 = port_1_addr + 6'd2; // unifiedMainMemory.ts:40
-  wire _eq_11 = lane_2 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _add_8 = port_1_addr + 6'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_11 = _eq_9 ? _add_6 : _eq_10 ? _add_7 : _eq_11 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_2_eq_3 = lane_2 == 2'd3; // unifiedMainMemory.ts:40
+  wire [5:0] port_1_addr_plus_3 = port_1_addr + 6'd3; // unifiedMainMemory.ts:40
+  wire lane_2_eq_2 = lane_2 == 2'd2; // unifiedMainMemory.ts:40
+  wire [5:0] port_1_addr_plus_2 = port_1_addr + 6'd2; // unifiedMainMemory.ts:40
+  wire lane_2_eq_1 = lane_2 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] port_1_addr_plus_1 = port_1_addr + 6'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_10 = lane_2_eq_2 ? port_1_addr_plus_2 : lane_2_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_11 = lane_2_eq_3 ? port_1_addr_plus_3 : _mux_10; // unifiedMainMemory.ts:40
   wire [3:0] row_2 = _mux_11[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_3 = 2'd0 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_12 = lane_3 == 2'd3; // unifiedMainMemory.ts:40
-  wire [5:0] _add_9 = port_0_addr + 6'd3; // unifiedMainMemory.ts:40
-  wire _eq_13 = lane_3 == 2'd2; // unifiedMainMemory.ts:40
-  wire [5:0] _add_10 = port_0_addr + 6'd2; // unifiedMainMemory.ts:40
-  wire _eq_14 = lane_3 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _add_11 = port_0_addr + 6'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_14 = _eq_12 ? _add_9 : _eq_13 ? _add_10 : _eq_14 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_3_eq_3 = lane_3 == 2'd3; // unifiedMainMemory.ts:40
+  wire [5:0] port_0_addr_plus_3 = port_0_addr + 6'd3; // unifiedMainMemory.ts:40
+  wire lane_3_eq_2 = lane_3 == 2'd2; // unifiedMainMemory.ts:40
+  wire [5:0] port_0_addr_plus_2 = port_0_addr + 6'd2; // unifiedMainMemory.ts:40
+  wire lane_3_eq_1 = lane_3 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] port_0_addr_plus_1 = port_0_addr + 6'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_13 = lane_3_eq_2 ? port_0_addr_plus_2 : lane_3_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_14 = lane_3_eq_3 ? port_0_addr_plus_3 : _mux_13; // unifiedMainMemory.ts:40
   wire [3:0] row_3 = _mux_14[5:2]; // unifiedMainMemory.ts:42
   wire [3:0] _mux_17 = _eq ? row : _eq_4 ? row_1 : _eq_8 ? row_2 : row_3; // unifiedMainMemory.ts:52
   wire [31:0] writeWords = port_3_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_1 = port_3_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_2 = port_3_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_3 = port_3_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_20 = _eq_1 ? writeWords : _eq_2 ? writeWords_1 : _eq_3 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_20 = lane_eq_3 ? writeWords : lane_eq_2 ? writeWords_1 : lane_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
   wire [31:0] writeWords_4 = port_2_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_5 = port_2_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_6 = port_2_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_7 = port_2_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_23 = _eq_5 ? writeWords_4 : _eq_6 ? writeWords_5 : _eq_7 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_23 = lane_1_eq_3 ? writeWords_4 : lane_1_eq_2 ? writeWords_5 : lane_1_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
   wire [31:0] writeWords_8 = port_1_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_9 = port_1_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_10 = port_1_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_11 = port_1_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_26 = _eq_9 ? writeWords_8 : _eq_10 ? writeWords_9 : _eq_11 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_26 = lane_2_eq_3 ? writeWords_8 : lane_2_eq_2 ? writeWords_9 : lane_2_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
   wire [31:0] writeWords_12 = port_0_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_13 = port_0_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_14 = port_0_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_15 = port_0_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_29 = _eq_12 ? writeWords_12 : _eq_13 ? writeWords_13 : _eq_14 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
-  wire _or = conflict_1_sel_or_2 | conflict_1_sel_and_3; // unifiedMainMemory.ts:53
+  wire [31:0] _mux_28 = lane_3_eq_2 ? writeWords_13 : lane_3_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_29 = lane_3_eq_3 ? writeWords_12 : _mux_28; // unifiedMainMemory.ts:41
+  wire _or = conflict_1_sel_or_2 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0; // unifiedMainMemory.ts:53
   wire write = port_3_write_en & (port_3_s_or_v | lane == 2'd0); // unifiedMainMemory.ts:42
   wire write_1 = port_2_write_en & (port_2_s_or_v | lane_1 == 2'd0); // unifiedMainMemory.ts:42
   wire write_2 = port_1_write_en & (port_1_s_or_v | lane_2 == 2'd0); // unifiedMainMemory.ts:42
   wire write_3 = port_0_write_en & (port_0_s_or_v | lane_3 == 2'd0); // unifiedMainMemory.ts:42
   wire [1:0] lane_4 = 2'd1 - first; // unifiedMainMemory.ts:39
-  wire _eq_15 = lane_4 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_16 = lane_4 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_17 = lane_4 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_38 = _eq_15 ? _add : _eq_16 ? _add_1 : _eq_17 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_4_eq_3 = lane_4 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_4_eq_2 = lane_4 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_4_eq_1 = lane_4 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_37 = lane_4_eq_2 ? port_3_addr_plus_2 : lane_4_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_38 = lane_4_eq_3 ? port_3_addr_plus_3 : _mux_37; // unifiedMainMemory.ts:40
   wire [3:0] row_4 = _mux_38[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_5 = 2'd1 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_18 = lane_5 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_19 = lane_5 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_20 = lane_5 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_41 = _eq_18 ? _add_3 : _eq_19 ? _add_4 : _eq_20 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_5_eq_3 = lane_5 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_5_eq_2 = lane_5 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_5_eq_1 = lane_5 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_40 = lane_5_eq_2 ? port_2_addr_plus_2 : lane_5_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_41 = lane_5_eq_3 ? port_2_addr_plus_3 : _mux_40; // unifiedMainMemory.ts:40
   wire [3:0] row_5 = _mux_41[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_6 = 2'd1 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_21 = lane_6 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_22 = lane_6 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_23 = lane_6 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_44 = _eq_21 ? _add_6 : _eq_22 ? _add_7 : _eq_23 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_6_eq_3 = lane_6 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_6_eq_2 = lane_6 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_6_eq_1 = lane_6 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_43 = lane_6_eq_2 ? port_1_addr_plus_2 : lane_6_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_44 = lane_6_eq_3 ? port_1_addr_plus_3 : _mux_43; // unifiedMainMemory.ts:40
   wire [3:0] row_6 = _mux_44[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_7 = 2'd1 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_24 = lane_7 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_25 = lane_7 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_26 = lane_7 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_47 = _eq_24 ? _add_9 : _eq_25 ? _add_10 : _eq_26 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_7_eq_3 = lane_7 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_7_eq_2 = lane_7 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_7_eq_1 = lane_7 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_46 = lane_7_eq_2 ? port_0_addr_plus_2 : lane_7_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_47 = lane_7_eq_3 ? port_0_addr_plus_3 : _mux_46; // unifiedMainMemory.ts:40
   wire [3:0] row_7 = _mux_47[5:2]; // unifiedMainMemory.ts:42
   wire [3:0] _mux_50 = _eq ? row_4 : _eq_4 ? row_5 : _eq_8 ? row_6 : row_7; // unifiedMainMemory.ts:52
-  wire [31:0] _mux_53 = _eq_15 ? writeWords : _eq_16 ? writeWords_1 : _eq_17 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_56 = _eq_18 ? writeWords_4 : _eq_19 ? writeWords_5 : _eq_20 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_59 = _eq_21 ? writeWords_8 : _eq_22 ? writeWords_9 : _eq_23 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_62 = _eq_24 ? writeWords_12 : _eq_25 ? writeWords_13 : _eq_26 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_53 = lane_4_eq_3 ? writeWords : lane_4_eq_2 ? writeWords_1 : lane_4_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_56 = lane_5_eq_3 ? writeWords_4 : lane_5_eq_2 ? writeWords_5 : lane_5_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_59 = lane_6_eq_3 ? writeWords_8 : lane_6_eq_2 ? writeWords_9 : lane_6_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_61 = lane_7_eq_2 ? writeWords_13 : lane_7_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_62 = lane_7_eq_3 ? writeWords_12 : _mux_61; // unifiedMainMemory.ts:41
   wire write_4 = port_3_write_en & (port_3_s_or_v | lane_4 == 2'd0); // unifiedMainMemory.ts:42
   wire write_5 = port_2_write_en & (port_2_s_or_v | lane_5 == 2'd0); // unifiedMainMemory.ts:42
   wire write_6 = port_1_write_en & (port_1_s_or_v | lane_6 == 2'd0); // unifiedMainMemory.ts:42
   wire write_7 = port_0_write_en & (port_0_s_or_v | lane_7 == 2'd0); // unifiedMainMemory.ts:42
   wire [1:0] lane_8 = 2'd2 - first; // unifiedMainMemory.ts:39
-  wire _eq_27 = lane_8 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_28 = lane_8 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_29 = lane_8 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_71 = _eq_27 ? _add : _eq_28 ? _add_1 : _eq_29 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_8_eq_3 = lane_8 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_8_eq_2 = lane_8 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_8_eq_1 = lane_8 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_70 = lane_8_eq_2 ? port_3_addr_plus_2 : lane_8_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_71 = lane_8_eq_3 ? port_3_addr_plus_3 : _mux_70; // unifiedMainMemory.ts:40
   wire [3:0] row_8 = _mux_71[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_9 = 2'd2 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_30 = lane_9 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_31 = lane_9 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_32 = lane_9 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_74 = _eq_30 ? _add_3 : _eq_31 ? _add_4 : _eq_32 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_9_eq_3 = lane_9 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_9_eq_2 = lane_9 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_9_eq_1 = lane_9 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_73 = lane_9_eq_2 ? port_2_addr_plus_2 : lane_9_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_74 = lane_9_eq_3 ? port_2_addr_plus_3 : _mux_73; // unifiedMainMemory.ts:40
   wire [3:0] row_9 = _mux_74[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_10 = 2'd2 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_33 = lane_10 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_34 = lane_10 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_35 = lane_10 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_77 = _eq_33 ? _add_6 : _eq_34 ? _add_7 : _eq_35 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_10_eq_3 = lane_10 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_10_eq_2 = lane_10 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_10_eq_1 = lane_10 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_76 = lane_10_eq_2 ? port_1_addr_plus_2 : lane_10_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_77 = lane_10_eq_3 ? port_1_addr_plus_3 : _mux_76; // unifiedMainMemory.ts:40
   wire [3:0] row_10 = _mux_77[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_11 = 2'd2 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_36 = lane_11 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_37 = lane_11 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_38 = lane_11 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_80 = _eq_36 ? _add_9 : _eq_37 ? _add_10 : _eq_38 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_11_eq_3 = lane_11 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_11_eq_2 = lane_11 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_11_eq_1 = lane_11 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_79 = lane_11_eq_2 ? port_0_addr_plus_2 : lane_11_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_80 = lane_11_eq_3 ? port_0_addr_plus_3 : _mux_79; // unifiedMainMemory.ts:40
   wire [3:0] row_11 = _mux_80[5:2]; // unifiedMainMemory.ts:42
   wire [3:0] _mux_83 = _eq ? row_8 : _eq_4 ? row_9 : _eq_8 ? row_10 : row_11; // unifiedMainMemory.ts:52
-  wire [31:0] _mux_86 = _eq_27 ? writeWords : _eq_28 ? writeWords_1 : _eq_29 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_89 = _eq_30 ? writeWords_4 : _eq_31 ? writeWords_5 : _eq_32 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_92 = _eq_33 ? writeWords_8 : _eq_34 ? writeWords_9 : _eq_35 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_95 = _eq_36 ? writeWords_12 : _eq_37 ? writeWords_13 : _eq_38 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_86 = lane_8_eq_3 ? writeWords : lane_8_eq_2 ? writeWords_1 : lane_8_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_89 = lane_9_eq_3 ? writeWords_4 : lane_9_eq_2 ? writeWords_5 : lane_9_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_91 = lane_10_eq_2 ? writeWords_9 : lane_10_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_92 = lane_10_eq_3 ? writeWords_8 : _mux_91; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_94 = lane_11_eq_2 ? writeWords_13 : lane_11_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_95 = lane_11_eq_3 ? writeWords_12 : _mux_94; // unifiedMainMemory.ts:41
   wire write_8 = port_3_write_en & (port_3_s_or_v | lane_8 == 2'd0); // unifiedMainMemory.ts:42
   wire write_9 = port_2_write_en & (port_2_s_or_v | lane_9 == 2'd0); // unifiedMainMemory.ts:42
   wire write_10 = port_1_write_en & (port_1_s_or_v | lane_10 == 2'd0); // unifiedMainMemory.ts:42
   wire write_11 = port_0_write_en & (port_0_s_or_v | lane_11 == 2'd0); // unifiedMainMemory.ts:42
   wire [1:0] lane_12 = 2'd3 - first; // unifiedMainMemory.ts:39
-  wire _eq_39 = lane_12 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_40 = lane_12 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_41 = lane_12 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_104 = _eq_39 ? _add : _eq_40 ? _add_1 : _eq_41 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_12_eq_3 = lane_12 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_12_eq_2 = lane_12 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_12_eq_1 = lane_12 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_103 = lane_12_eq_2 ? port_3_addr_plus_2 : lane_12_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_104 = lane_12_eq_3 ? port_3_addr_plus_3 : _mux_103; // unifiedMainMemory.ts:40
   wire [3:0] row_12 = _mux_104[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_13 = 2'd3 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_42 = lane_13 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_43 = lane_13 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_44 = lane_13 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_107 = _eq_42 ? _add_3 : _eq_43 ? _add_4 : _eq_44 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_13_eq_3 = lane_13 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_13_eq_2 = lane_13 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_13_eq_1 = lane_13 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_106 = lane_13_eq_2 ? port_2_addr_plus_2 : lane_13_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_107 = lane_13_eq_3 ? port_2_addr_plus_3 : _mux_106; // unifiedMainMemory.ts:40
   wire [3:0] row_13 = _mux_107[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_14 = 2'd3 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_45 = lane_14 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_46 = lane_14 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_47 = lane_14 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_110 = _eq_45 ? _add_6 : _eq_46 ? _add_7 : _eq_47 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_14_eq_3 = lane_14 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_14_eq_2 = lane_14 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_14_eq_1 = lane_14 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_109 = lane_14_eq_2 ? port_1_addr_plus_2 : lane_14_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_110 = lane_14_eq_3 ? port_1_addr_plus_3 : _mux_109; // unifiedMainMemory.ts:40
   wire [3:0] row_14 = _mux_110[5:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_15 = 2'd3 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_48 = lane_15 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_49 = lane_15 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_50 = lane_15 == 2'd1; // unifiedMainMemory.ts:40
-  wire [5:0] _mux_113 = _eq_48 ? _add_9 : _eq_49 ? _add_10 : _eq_50 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_15_eq_3 = lane_15 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_15_eq_2 = lane_15 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_15_eq_1 = lane_15 == 2'd1; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_112 = lane_15_eq_2 ? port_0_addr_plus_2 : lane_15_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [5:0] _mux_113 = lane_15_eq_3 ? port_0_addr_plus_3 : _mux_112; // unifiedMainMemory.ts:40
   wire [3:0] row_15 = _mux_113[5:2]; // unifiedMainMemory.ts:42
   wire [3:0] _mux_116 = _eq ? row_12 : _eq_4 ? row_13 : _eq_8 ? row_14 : row_15; // unifiedMainMemory.ts:52
-  wire [31:0] _mux_119 = _eq_39 ? writeWords : _eq_40 ? writeWords_1 : _eq_41 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_122 = _eq_42 ? writeWords_4 : _eq_43 ? writeWords_5 : _eq_44 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_125 = _eq_45 ? writeWords_8 : _eq_46 ? writeWords_9 : _eq_47 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_128 = _eq_48 ? writeWords_12 : _eq_49 ? writeWords_13 : _eq_50 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_119 = lane_12_eq_3 ? writeWords : lane_12_eq_2 ? writeWords_1 : lane_12_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_122 = lane_13_eq_3 ? writeWords_4 : lane_13_eq_2 ? writeWords_5 : lane_13_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_124 = lane_14_eq_2 ? writeWords_9 : lane_14_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_125 = lane_14_eq_3 ? writeWords_8 : _mux_124; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_127 = lane_15_eq_2 ? writeWords_13 : lane_15_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_128 = lane_15_eq_3 ? writeWords_12 : _mux_127; // unifiedMainMemory.ts:41
   wire write_12 = port_3_write_en & (port_3_s_or_v | lane_12 == 2'd0); // unifiedMainMemory.ts:42
   wire write_13 = port_2_write_en & (port_2_s_or_v | lane_13 == 2'd0); // unifiedMainMemory.ts:42
   wire write_14 = port_1_write_en & (port_1_s_or_v | lane_14 == 2'd0); // unifiedMainMemory.ts:42
   wire write_15 = port_0_write_en & (port_0_s_or_v | lane_15 == 2'd0); // unifiedMainMemory.ts:42
-  wire [1:0] _mux_136 = ~conflict_1_sel_or_4 & conflict_1_sel_and_6 ? 2'd2 : ~conflict_1_sel_and_5 & conflict_1_sel_and_4 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_137 = ~conflict_1_sel_or_5 & conflict_1_sel_and_7 ? 2'd3 : _mux_136; // unifiedMainMemory.ts:51
+  wire _and_7 = ~conflict_1_sel_or_5 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1; // unifiedMainMemory.ts:51
+  wire _and_8 = ~conflict_1_sel_or_4 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1; // unifiedMainMemory.ts:51
+  wire _and_9 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_137 = _and_7 ? 2'd3 : _and_8 ? 2'd2 : _and_9 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_51 = _mux_137 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_52 = _mux_137 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_53 = _mux_137 == 2'd1; // unifiedMainMemory.ts:52
   wire [3:0] _mux_140 = _eq_51 ? row : _eq_52 ? row_1 : _eq_53 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_1 = conflict_1_sel_or_5 | conflict_1_sel_and_7; // unifiedMainMemory.ts:53
+  wire _or_1 = conflict_1_sel_or_5 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1; // unifiedMainMemory.ts:53
   wire [3:0] _mux_149 = _eq_51 ? row_4 : _eq_52 ? row_5 : _eq_53 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_11 = _or_1 & (_eq_51 ? write_4 : _eq_52 ? write_5 : _eq_53 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [3:0] _mux_158 = _eq_51 ? row_8 : _eq_52 ? row_9 : _eq_53 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_12 = _or_1 & (_eq_51 ? write_8 : _eq_52 ? write_9 : _eq_53 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [3:0] _mux_167 = _eq_51 ? row_12 : _eq_52 ? row_13 : _eq_53 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_13 = _or_1 & (_eq_51 ? write_12 : _eq_52 ? write_13 : _eq_53 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_175 = ~conflict_1_sel_or_7 & conflict_1_sel_and_10 ? 2'd2 : ~conflict_1_sel_and_9 & conflict_1_sel_and_8 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_176 = ~conflict_1_sel_or_8 & conflict_1_sel_and_11 ? 2'd3 : _mux_175; // unifiedMainMemory.ts:51
+  wire _and_14 = ~conflict_1_sel_or_8 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2; // unifiedMainMemory.ts:51
+  wire _and_15 = ~conflict_1_sel_or_7 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2; // unifiedMainMemory.ts:51
+  wire _and_16 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_176 = _and_14 ? 2'd3 : _and_15 ? 2'd2 : _and_16 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_54 = _mux_176 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_55 = _mux_176 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_56 = _mux_176 == 2'd1; // unifiedMainMemory.ts:52
   wire [3:0] _mux_179 = _eq_54 ? row : _eq_55 ? row_1 : _eq_56 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_2 = conflict_1_sel_or_8 | conflict_1_sel_and_11; // unifiedMainMemory.ts:53
+  wire _or_2 = conflict_1_sel_or_8 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2; // unifiedMainMemory.ts:53
   wire [3:0] _mux_188 = _eq_54 ? row_4 : _eq_55 ? row_5 : _eq_56 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_18 = _or_2 & (_eq_54 ? write_4 : _eq_55 ? write_5 : _eq_56 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [3:0] _mux_197 = _eq_54 ? row_8 : _eq_55 ? row_9 : _eq_56 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_19 = _or_2 & (_eq_54 ? write_8 : _eq_55 ? write_9 : _eq_56 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [3:0] _mux_206 = _eq_54 ? row_12 : _eq_55 ? row_13 : _eq_56 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_20 = _or_2 & (_eq_54 ? write_12 : _eq_55 ? write_13 : _eq_56 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_214 = ~conflict_1_sel_or_10 & conflict_1_sel_and_14 ? 2'd2 : ~conflict_1_sel_and_13 & conflict_1_sel_and_12 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_215 = ~conflict_1_sel_or_11 & conflict_1_sel_and_15 ? 2'd3 : _mux_214; // unifiedMainMemory.ts:51
+  wire _and_21 = ~conflict_1_sel_or_11 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3; // unifiedMainMemory.ts:51
+  wire _and_22 = ~conflict_1_sel_or_10 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3; // unifiedMainMemory.ts:51
+  wire _and_23 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_215 = _and_21 ? 2'd3 : _and_22 ? 2'd2 : _and_23 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_57 = _mux_215 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_58 = _mux_215 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_59 = _mux_215 == 2'd1; // unifiedMainMemory.ts:52
   wire [3:0] _mux_218 = _eq_57 ? row : _eq_58 ? row_1 : _eq_59 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_3 = conflict_1_sel_or_11 | conflict_1_sel_and_15; // unifiedMainMemory.ts:53
+  wire _or_3 = conflict_1_sel_or_11 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3; // unifiedMainMemory.ts:53
   wire [3:0] _mux_227 = _eq_57 ? row_4 : _eq_58 ? row_5 : _eq_59 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_25 = _or_3 & (_eq_57 ? write_4 : _eq_58 ? write_5 : _eq_59 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [3:0] _mux_236 = _eq_57 ? row_8 : _eq_58 ? row_9 : _eq_59 ? row_10 : row_11; // unifiedMainMemory.ts:52
@@ -452,10 +488,10 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
       done3 <= 1'd0; // unifiedMainMemory.ts:74
       conflict_1 <= 1'd0; // unifiedMainMemory.ts:76
     end else begin
-      done0 <= done0_or; // unifiedMainMemory.ts:74
-      done1 <= done1_or; // unifiedMainMemory.ts:74
-      done2 <= done2_or; // unifiedMainMemory.ts:74
-      done3 <= done3_or; // unifiedMainMemory.ts:74
+      done0 <= port_0_read_en_or_port_0_write_en; // unifiedMainMemory.ts:74
+      done1 <= port_1_read_en_or_port_1_write_en; // unifiedMainMemory.ts:74
+      done2 <= port_2_read_en_or_port_2_write_en; // unifiedMainMemory.ts:74
+      done3 <= port_3_read_en_or_port_3_write_en; // unifiedMainMemory.ts:74
       if (conflictNow) conflict_1 <= 1'd1; // unifiedMainMemory.ts:77
     end
   end

@@ -56,13 +56,13 @@ module Fifo_depth8_payload_10311256 (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [362:0] past1_concat = {deq_bits_context, deq_bits_event_queried, deq_bits_event_query, deq_bits_event_direction, deq_bits_event_origin, deq_bits_event_sp, deq_bits_event_pc, deq_bits_event_fault, deq_bits_event_kind, deq_bits_event_thread}; // fifo.ts:17
   wire [362:0] _concat = {enq_bits_context, enq_bits_event_queried, enq_bits_event_query, enq_bits_event_direction, enq_bits_event_origin, enq_bits_event_sp, enq_bits_event_pc, enq_bits_event_fault, enq_bits_event_kind, enq_bits_event_thread}; // fifo.ts:41
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -81,10 +81,10 @@ module Fifo_depth8_payload_10311256 (
       tail <= 3'd0; // fifo.ts:31
       count_1 <= 4'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 3'd7 ? 3'd0 : head + 3'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 3'd7 ? 3'd0 : tail + 3'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 4'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 4'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 3'd7 ? 3'd0 : head + 3'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 3'd7 ? 3'd0 : tail + 3'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 4'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 4'd1; // fifo.ts:45
     end
   end
 
@@ -99,7 +99,7 @@ module Fifo_depth8_payload_10311256 (
   initial for (int i = 0; i < 8; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and) storage[tail] <= _concat;
+    if (enq_valid_and_enq_ready) storage[tail] <= _concat;
   end
   assign rdata = storage[head];
 
@@ -109,8 +109,8 @@ module Fifo_depth8_payload_10311256 (
   always @(posedge clk) begin
     if (rst_n && !(count_1 <= 4'd8)) $error("fifo.ts:50: assertion Fifo_depth8_payload_10311256.count_in_range failed: count is at most the depth (count_1 = 4'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(full_1 ? tail == head : {1'd0, tail - head} == count_1)) $error("fifo.ts:57: assertion Fifo_depth8_payload_10311256.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 3'h%h, head = 3'h%h, count_1 = 4'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth8_payload_10311256.deq_valid_held failed: Fifo_depth8_payload_10311256 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth8_payload_10311256.deq_bits_stable failed: Fifo_depth8_payload_10311256 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_context = 3'h%h, deq_bits_event_queried = 1'h%h, deq_bits_event_query = 96'h%h, deq_bits_event_direction = 96'h%h, deq_bits_event_origin = 96'h%h, deq_bits_event_sp = 32'h%h, deq_bits_event_pc = 32'h%h)", deq_stalled_past1, deq_bits_context, deq_bits_event_queried, deq_bits_event_query, deq_bits_event_direction, deq_bits_event_origin, deq_bits_event_sp, deq_bits_event_pc); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth8_payload_10311256.deq_valid_held failed: Fifo_depth8_payload_10311256 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth8_payload_10311256.deq_bits_stable failed: Fifo_depth8_payload_10311256 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_context = 3'h%h, deq_bits_event_queried = 1'h%h, deq_bits_event_query = 96'h%h, deq_bits_event_direction = 96'h%h, deq_bits_event_origin = 96'h%h, deq_bits_event_sp = 32'h%h, deq_bits_event_pc = 32'h%h)", deq_stalled_past1, deq_bits_context, deq_bits_event_queried, deq_bits_event_query, deq_bits_event_direction, deq_bits_event_origin, deq_bits_event_sp, deq_bits_event_pc); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth8_payload_10311256.deq_bits_known failed: Fifo_depth8_payload_10311256 drives 'deq': bits have no X or Z bit while valid (deq_bits_context = 3'h%h, deq_bits_event_queried = 1'h%h, deq_bits_event_query = 96'h%h, deq_bits_event_direction = 96'h%h, deq_bits_event_origin = 96'h%h, deq_bits_event_sp = 32'h%h, deq_bits_event_pc = 32'h%h, deq_bits_event_fault = 1'h%h)", deq_bits_context, deq_bits_event_queried, deq_bits_event_query, deq_bits_event_direction, deq_bits_event_origin, deq_bits_event_sp, deq_bits_event_pc, deq_bits_event_fault); // fifo.ts:17
   end
 `endif
@@ -121,8 +121,8 @@ module Fifo_depth8_payload_10311256 (
   always @(posedge clk) begin
     if (rst_n) assert (count_1 <= 4'd8); // fifo.ts:50
     if (rst_n) assert (full_1 ? tail == head : {1'd0, tail - head} == count_1); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

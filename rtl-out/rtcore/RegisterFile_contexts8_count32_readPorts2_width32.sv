@@ -26,17 +26,17 @@ module RegisterFile_contexts8_count32_readPorts2_width32 (
   logic [31:0] rdata; // registerFile.ts:45
   logic [31:0] rdata_2; // registerFile.ts:45
 
-  wire isValid_slice_1 = read_0_context[1]; // registerFile.ts:44
-  wire isValid_slice_2 = read_0_context[0]; // registerFile.ts:44
-  wire [31:0] isValid_mux_2 = isValid_slice_1 ? (isValid_slice_2 ? valid7 : valid6) : isValid_slice_2 ? valid5 : valid4; // registerFile.ts:44
-  wire [31:0] isValid_mux_5 = isValid_slice_1 ? (isValid_slice_2 ? valid3 : valid2) : isValid_slice_2 ? valid1 : valid0; // registerFile.ts:44
+  wire read_0_context_bit_1 = read_0_context[1]; // registerFile.ts:44
+  wire read_0_context_bit_0 = read_0_context[0]; // registerFile.ts:44
+  wire [31:0] isValid_mux_2 = read_0_context_bit_1 ? (read_0_context_bit_0 ? valid7 : valid6) : read_0_context_bit_0 ? valid5 : valid4; // registerFile.ts:44
+  wire [31:0] isValid_mux_5 = read_0_context_bit_1 ? (read_0_context_bit_0 ? valid3 : valid2) : read_0_context_bit_0 ? valid1 : valid0; // registerFile.ts:44
   wire [31:0] isValid_lshr = (read_0_context[2] ? isValid_mux_2 : isValid_mux_5) >> read_0_reg; // registerFile.ts:44
   wire isValid = isValid_lshr[0]; // registerFile.ts:44
   assign rdata_0 = isValid ? rdata : 32'd0; // registerFile.ts:45
-  wire isValid_slice_4 = read_1_context[1]; // registerFile.ts:44
-  wire isValid_slice_5 = read_1_context[0]; // registerFile.ts:44
-  wire [31:0] isValid_mux_9 = isValid_slice_4 ? (isValid_slice_5 ? valid7 : valid6) : isValid_slice_5 ? valid5 : valid4; // registerFile.ts:44
-  wire [31:0] isValid_mux_12 = isValid_slice_4 ? (isValid_slice_5 ? valid3 : valid2) : isValid_slice_5 ? valid1 : valid0; // registerFile.ts:44
+  wire read_1_context_bit_1 = read_1_context[1]; // registerFile.ts:44
+  wire read_1_context_bit_0 = read_1_context[0]; // registerFile.ts:44
+  wire [31:0] isValid_mux_9 = read_1_context_bit_1 ? (read_1_context_bit_0 ? valid7 : valid6) : read_1_context_bit_0 ? valid5 : valid4; // registerFile.ts:44
+  wire [31:0] isValid_mux_12 = read_1_context_bit_1 ? (read_1_context_bit_0 ? valid3 : valid2) : read_1_context_bit_0 ? valid1 : valid0; // registerFile.ts:44
   wire [31:0] isValid_lshr_1 = (read_1_context[2] ? isValid_mux_9 : isValid_mux_12) >> read_1_reg; // registerFile.ts:44
   wire isValid_1 = isValid_lshr_1[0]; // registerFile.ts:44
   assign rdata_1 = isValid_1 ? rdata_2 : 32'd0; // registerFile.ts:45

@@ -478,19 +478,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [2:0] ctx6_state_p; // rtCore.ts:427
   logic [2:0] ctx7_state_p; // rtCore.ts:427
 
-  wire dispatch_launch_ready_eq = launch_state == LAUNCH_IDLE; // contexts.ts:87
-  wire dispatch_launch_ready_eq_1 = ctx0_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire dispatch_launch_ready_eq_2 = ctx1_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire dispatch_launch_ready_eq_3 = ctx2_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire free_or_2 = dispatch_launch_ready_eq_1 | dispatch_launch_ready_eq_2 | dispatch_launch_ready_eq_3; // contexts.ts:86
-  wire dispatch_launch_ready_eq_4 = ctx3_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire dispatch_launch_ready_eq_5 = ctx4_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire dispatch_launch_ready_eq_6 = ctx5_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire free_or_5 = free_or_2 | dispatch_launch_ready_eq_4 | dispatch_launch_ready_eq_5 | dispatch_launch_ready_eq_6; // contexts.ts:86
-  wire dispatch_launch_ready_eq_7 = ctx6_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire dispatch_launch_ready_eq_8 = ctx7_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire free = free_or_5 | dispatch_launch_ready_eq_7 | dispatch_launch_ready_eq_8; // contexts.ts:86
-  assign dispatch_launch_ready = dispatch_launch_ready_eq & free; // contexts.ts:87
+  wire launch_state_eq_idle = launch_state == LAUNCH_IDLE; // contexts.ts:87
+  wire ctx0_state_eq_free = ctx0_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire ctx1_state_eq_free = ctx1_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire ctx2_state_eq_free = ctx2_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire ctx3_state_eq_free = ctx3_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire free_or_3 = ctx0_state_eq_free | ctx1_state_eq_free | ctx2_state_eq_free | ctx3_state_eq_free; // contexts.ts:86
+  wire ctx4_state_eq_free = ctx4_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire ctx5_state_eq_free = ctx5_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire ctx6_state_eq_free = ctx6_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire ctx7_state_eq_free = ctx7_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire free = free_or_3 | ctx4_state_eq_free | ctx5_state_eq_free | ctx6_state_eq_free | ctx7_state_eq_free; // contexts.ts:86
+  assign dispatch_launch_ready = launch_state_eq_idle & free; // contexts.ts:87
   assign dispatch_event_valid = events_deq_valid; // rtCore.ts:414
   assign dispatch_event_bits_thread = events_deq_bits_event_thread; // rtCore.ts:413
   assign dispatch_event_bits_kind = events_deq_bits_event_kind; // rtCore.ts:413
@@ -501,271 +500,270 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign dispatch_event_bits_direction = events_deq_bits_event_direction; // rtCore.ts:413
   assign dispatch_event_bits_query = events_deq_bits_event_query; // rtCore.ts:413
   assign dispatch_event_bits_queried = events_deq_bits_event_queried; // rtCore.ts:413
-  wire instruction_eq = wb_micro == MICROOP_INSTRUCTION; // rtCore.ts:143
-  wire instruction = wb_valid & instruction_eq; // rtCore.ts:143
-  wire dispatch_retire_valid_slice = wb_context[2]; // rtCore.ts:101
-  wire dispatch_retire_valid_slice_1 = wb_context[1]; // rtCore.ts:101
-  wire dispatch_retire_valid_slice_2 = wb_context[0]; // rtCore.ts:101
-  wire texture_eq = wb_micro == MICROOP_TEXTURE; // rtCore.ts:144
-  wire texture = wb_valid & texture_eq; // rtCore.ts:144
+  wire wb_micro_eq_instruction = wb_micro == MICROOP_INSTRUCTION; // rtCore.ts:143
+  wire instruction = wb_valid & wb_micro_eq_instruction; // rtCore.ts:143
+  wire wb_context_bit_2 = wb_context[2]; // rtCore.ts:101
+  wire wb_context_bit_1 = wb_context[1]; // rtCore.ts:101
+  wire wb_context_bit_0 = wb_context[0]; // rtCore.ts:101
+  wire wb_micro_eq_texture = wb_micro == MICROOP_TEXTURE; // rtCore.ts:144
+  wire texture = wb_valid & wb_micro_eq_texture; // rtCore.ts:144
   assign dispatch_retire_valid = instruction | texture; // rtCore.ts:374
-  wire [4:0] dispatch_retire_thread_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_thread : ctx6_thread) : dispatch_retire_valid_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
-  wire [4:0] dispatch_retire_thread_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_thread : ctx2_thread) : dispatch_retire_valid_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
-  assign dispatch_retire_thread = dispatch_retire_valid_slice ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:375
-  wire [31:0] dispatch_retire_pc_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_issued_pc : ctx6_issued_pc) : dispatch_retire_valid_slice_2 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
-  wire [31:0] dispatch_retire_pc_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_issued_pc : ctx2_issued_pc) : dispatch_retire_valid_slice_2 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
-  assign dispatch_retire_pc = dispatch_retire_valid_slice ? dispatch_retire_pc_mux_2 : dispatch_retire_pc_mux_5; // rtCore.ts:376
-  wire [1:0] dispatch_retire_counted_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_end : ctx6_end) : dispatch_retire_valid_slice_2 ? ctx5_end : ctx4_end; // rtCore.ts:101
-  wire [1:0] dispatch_retire_counted_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_end : ctx2_end) : dispatch_retire_valid_slice_2 ? ctx1_end : ctx0_end; // rtCore.ts:101
-  wire [1:0] dispatch_retire_counted_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_counted_mux_2 : dispatch_retire_counted_mux_5; // rtCore.ts:101
+  wire [4:0] dispatch_retire_thread_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_thread : ctx6_thread) : wb_context_bit_0 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
+  wire [4:0] dispatch_retire_thread_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_thread : ctx2_thread) : wb_context_bit_0 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
+  assign dispatch_retire_thread = wb_context_bit_2 ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:375
+  wire [31:0] dispatch_retire_pc_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_issued_pc : ctx6_issued_pc) : wb_context_bit_0 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
+  wire [31:0] dispatch_retire_pc_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_issued_pc : ctx2_issued_pc) : wb_context_bit_0 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
+  assign dispatch_retire_pc = wb_context_bit_2 ? dispatch_retire_pc_mux_2 : dispatch_retire_pc_mux_5; // rtCore.ts:376
+  wire [1:0] dispatch_retire_counted_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_end : ctx6_end) : wb_context_bit_0 ? ctx5_end : ctx4_end; // rtCore.ts:101
+  wire [1:0] dispatch_retire_counted_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_end : ctx2_end) : wb_context_bit_0 ? ctx1_end : ctx0_end; // rtCore.ts:101
+  wire [1:0] dispatch_retire_counted_mux_6 = wb_context_bit_2 ? dispatch_retire_counted_mux_2 : dispatch_retire_counted_mux_5; // rtCore.ts:101
   wire dispatch_retire_counted_eq = dispatch_retire_counted_mux_6 == 2'd3; // rtCore.ts:377
   assign dispatch_retire_counted = ~dispatch_retire_counted_eq; // rtCore.ts:377
-  wire dispatch_retire_scalarWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_scalar : ctx6_writes_scalar) : dispatch_retire_valid_slice_2 ? ctx5_writes_scalar : ctx4_writes_scalar; // rtCore.ts:101
-  wire dispatch_retire_scalarWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_scalar : ctx2_writes_scalar) : dispatch_retire_valid_slice_2 ? ctx1_writes_scalar : ctx0_writes_scalar; // rtCore.ts:101
-  wire dispatch_retire_scalarWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_scalarWrite_mux_2 : dispatch_retire_scalarWrite_mux_5; // rtCore.ts:101
+  wire dispatch_retire_scalarWrite_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_writes_scalar : ctx6_writes_scalar) : wb_context_bit_0 ? ctx5_writes_scalar : ctx4_writes_scalar; // rtCore.ts:101
+  wire dispatch_retire_scalarWrite_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_writes_scalar : ctx2_writes_scalar) : wb_context_bit_0 ? ctx1_writes_scalar : ctx0_writes_scalar; // rtCore.ts:101
+  wire dispatch_retire_scalarWrite_mux_6 = wb_context_bit_2 ? dispatch_retire_scalarWrite_mux_2 : dispatch_retire_scalarWrite_mux_5; // rtCore.ts:101
   wire writesScalar = instruction & dispatch_retire_scalarWrite_mux_6; // rtCore.ts:349
   assign dispatch_retire_scalarWrite = writesScalar; // rtCore.ts:378
-  wire [4:0] dispatch_retire_scalarReg_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_dest : ctx6_dest) : dispatch_retire_valid_slice_2 ? ctx5_dest : ctx4_dest; // rtCore.ts:101
-  wire [4:0] dispatch_retire_scalarReg_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_dest : ctx2_dest) : dispatch_retire_valid_slice_2 ? ctx1_dest : ctx0_dest; // rtCore.ts:101
-  assign dispatch_retire_scalarReg = dispatch_retire_valid_slice ? dispatch_retire_scalarReg_mux_2 : dispatch_retire_scalarReg_mux_5; // rtCore.ts:379
+  wire [4:0] dispatch_retire_scalarReg_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_dest : ctx6_dest) : wb_context_bit_0 ? ctx5_dest : ctx4_dest; // rtCore.ts:101
+  wire [4:0] dispatch_retire_scalarReg_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_dest : ctx2_dest) : wb_context_bit_0 ? ctx1_dest : ctx0_dest; // rtCore.ts:101
+  assign dispatch_retire_scalarReg = wb_context_bit_2 ? dispatch_retire_scalarReg_mux_2 : dispatch_retire_scalarReg_mux_5; // rtCore.ts:379
   assign dispatch_retire_scalarValue = wb_scalar; // rtCore.ts:380
-  wire dispatch_retire_vectorWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_vector : ctx6_writes_vector) : dispatch_retire_valid_slice_2 ? ctx5_writes_vector : ctx4_writes_vector; // rtCore.ts:101
-  wire dispatch_retire_vectorWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_vector : ctx2_writes_vector) : dispatch_retire_valid_slice_2 ? ctx1_writes_vector : ctx0_writes_vector; // rtCore.ts:101
-  wire dispatch_retire_vectorWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_vectorWrite_mux_2 : dispatch_retire_vectorWrite_mux_5; // rtCore.ts:101
+  wire dispatch_retire_vectorWrite_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_writes_vector : ctx6_writes_vector) : wb_context_bit_0 ? ctx5_writes_vector : ctx4_writes_vector; // rtCore.ts:101
+  wire dispatch_retire_vectorWrite_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_writes_vector : ctx2_writes_vector) : wb_context_bit_0 ? ctx1_writes_vector : ctx0_writes_vector; // rtCore.ts:101
+  wire dispatch_retire_vectorWrite_mux_6 = wb_context_bit_2 ? dispatch_retire_vectorWrite_mux_2 : dispatch_retire_vectorWrite_mux_5; // rtCore.ts:101
   assign dispatch_retire_vectorReg = dispatch_retire_scalarReg[3:0]; // rtCore.ts:382
   wire writesVector = instruction & dispatch_retire_vectorWrite_mux_6 | texture & dispatch_retire_vectorReg != 4'd0; // rtCore.ts:350
   assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:381
   assign dispatch_retire_vectorValue = wb_vector; // rtCore.ts:383
-  wire dispatch_retire_flagWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_flag : ctx6_writes_flag) : dispatch_retire_valid_slice_2 ? ctx5_writes_flag : ctx4_writes_flag; // rtCore.ts:101
-  wire dispatch_retire_flagWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_flag : ctx2_writes_flag) : dispatch_retire_valid_slice_2 ? ctx1_writes_flag : ctx0_writes_flag; // rtCore.ts:101
-  wire dispatch_retire_flagWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_flagWrite_mux_2 : dispatch_retire_flagWrite_mux_5; // rtCore.ts:101
+  wire dispatch_retire_flagWrite_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_writes_flag : ctx6_writes_flag) : wb_context_bit_0 ? ctx5_writes_flag : ctx4_writes_flag; // rtCore.ts:101
+  wire dispatch_retire_flagWrite_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_writes_flag : ctx2_writes_flag) : wb_context_bit_0 ? ctx1_writes_flag : ctx0_writes_flag; // rtCore.ts:101
+  wire dispatch_retire_flagWrite_mux_6 = wb_context_bit_2 ? dispatch_retire_flagWrite_mux_2 : dispatch_retire_flagWrite_mux_5; // rtCore.ts:101
   wire writesFlag = instruction & dispatch_retire_flagWrite_mux_6 | texture; // rtCore.ts:351
   assign dispatch_retire_flagWrite = writesFlag; // rtCore.ts:384
   assign dispatch_retire_flag = wb_flag; // rtCore.ts:385
-  wire dispatch_busy_or_1 = ~dispatch_launch_ready_eq_1 | ~dispatch_launch_ready_eq_2 | ~dispatch_launch_ready_eq_3; // rtCore.ts:443
-  wire dispatch_busy_or_3 = dispatch_busy_or_1 | ~dispatch_launch_ready_eq_4 | ~dispatch_launch_ready_eq_5; // rtCore.ts:443
-  wire dispatch_busy_or_5 = dispatch_busy_or_3 | ~dispatch_launch_ready_eq_6 | ~dispatch_launch_ready_eq_7; // rtCore.ts:443
-  wire pending = ~dispatch_launch_ready_eq; // contexts.ts:109
-  assign dispatch_busy = dispatch_busy_or_5 | ~dispatch_launch_ready_eq_8 | pending; // rtCore.ts:443
+  wire dispatch_busy_or_2 = ~ctx0_state_eq_free | ~ctx1_state_eq_free | ~ctx2_state_eq_free | ~ctx3_state_eq_free; // rtCore.ts:443
+  wire dispatch_busy_or_5 = dispatch_busy_or_2 | ~ctx4_state_eq_free | ~ctx5_state_eq_free | ~ctx6_state_eq_free; // rtCore.ts:443
+  wire pending = ~launch_state_eq_idle; // contexts.ts:109
+  assign dispatch_busy = dispatch_busy_or_5 | ~ctx7_state_eq_free | pending; // rtCore.ts:443
   wire [2:0] dispatch_issued_mux_1 = launch_state == LAUNCH_SECOND ? 3'd2 : launch_state == LAUNCH_THIRD ? 3'd3 : 3'd0; // completionSchedule.ts:16
   wire [2:0] dispatch_issued_mux_2 = launch_state == LAUNCH_FIRST ? 3'd1 : dispatch_issued_mux_1; // completionSchedule.ts:16
   wire [36:0] dispatch_issued_lshr = wb_booked >> 6'd3; // completionSchedule.ts:48
   wire issueMicro = dispatch_issued_mux_2 != 3'd0 & ~dispatch_issued_lshr[0]; // rtCore.ts:185
   wire here = wb_context == 3'd0; // rtCore.ts:422
-  wire dispatch_issued_eq_1 = wb_micro == MICROOP_LAUNCHTHIRD; // contexts.ts:118
-  wire dispatch_issued_eq_2 = wb_micro == MICROOP_LAUNCHSECOND; // contexts.ts:118
-  wire dispatch_issued_or = dispatch_issued_eq_1 | dispatch_issued_eq_2 & ~launch_queried; // contexts.ts:118
+  wire wb_micro_eq_launchthird = wb_micro == MICROOP_LAUNCHTHIRD; // contexts.ts:118
+  wire wb_micro_eq_launchsecond = wb_micro == MICROOP_LAUNCHSECOND; // contexts.ts:118
+  wire dispatch_issued_or = wb_micro_eq_launchthird | wb_micro_eq_launchsecond & ~launch_queried; // contexts.ts:118
   wire dispatch_issued_eq_3 = dispatch_retire_counted_mux_6 == 2'd0; // rtCore.ts:169
-  wire dispatch_issued_or_2 = dispatch_issued_or | texture_eq | instruction_eq & dispatch_issued_eq_3; // rtCore.ts:169
+  wire dispatch_issued_or_2 = dispatch_issued_or | wb_micro_eq_texture | wb_micro_eq_instruction & dispatch_issued_eq_3; // rtCore.ts:169
   wire ready = ctx0_state == CONTEXTSTATE_READY | wb_valid & here & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_4 = ctx0_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_5 = ctx0_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx0_ir_unit_eq_load = ctx0_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx0_ir_unit_eq_intdiv = ctx0_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_5 = ctx0_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx0_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_7 = ctx0_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx0_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_5; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_9 = ctx0_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx0_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_7; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_11 = dispatch_issued_eq_5 ? 6'd36 : ctx0_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_9; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_12 = dispatch_issued_eq_4 ? 6'd5 : dispatch_issued_mux_11; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_11 = ctx0_ir_unit_eq_intdiv ? 6'd36 : ctx0_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_9; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_12 = ctx0_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_11; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_1 = wb_booked >> dispatch_issued_mux_12; // completionSchedule.ts:48
   wire dispatch_issued_slice_1 = dispatch_issued_lshr_1[0]; // completionSchedule.ts:48
-  wire late_and = dispatch_issued_slice_1 & (ctx0_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_4); // rtCore.ts:175
+  wire late_and = dispatch_issued_slice_1 & (ctx0_ir_unit == EXECUNIT_SIMPLE | ctx0_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add = dispatch_issued_mux_12 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_2 = wb_booked >> late_add; // completionSchedule.ts:48
   wire late = late_and & ~dispatch_issued_lshr_2[0]; // rtCore.ts:175
   wire ok = ~dispatch_issued_slice_1 | late; // rtCore.ts:176
-  wire unitFree_not_1 = ~int_divider_busy; // rtCore.ts:181
-  wire unitFree = ~dispatch_issued_eq_5 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_6 = ready & ok & unitFree; // rtCore.ts:182
+  wire not_int_divider_busy = ~int_divider_busy; // rtCore.ts:181
+  wire unitFree = ~ctx0_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_and_ok_and_unitFree = ready & ok & unitFree; // rtCore.ts:182
   wire here_1 = wb_context == 3'd1; // rtCore.ts:422
   wire ready_1 = ctx1_state == CONTEXTSTATE_READY | wb_valid & here_1 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_15 = ctx1_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_16 = ctx1_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx1_ir_unit_eq_load = ctx1_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx1_ir_unit_eq_intdiv = ctx1_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_15 = ctx1_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx1_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_17 = ctx1_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx1_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_15; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_19 = ctx1_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx1_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_17; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_21 = dispatch_issued_eq_16 ? 6'd36 : ctx1_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_19; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_22 = dispatch_issued_eq_15 ? 6'd5 : dispatch_issued_mux_21; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_21 = ctx1_ir_unit_eq_intdiv ? 6'd36 : ctx1_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_19; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_22 = ctx1_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_21; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_3 = wb_booked >> dispatch_issued_mux_22; // completionSchedule.ts:48
   wire dispatch_issued_slice_3 = dispatch_issued_lshr_3[0]; // completionSchedule.ts:48
-  wire late_and_1 = dispatch_issued_slice_3 & (ctx1_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_15); // rtCore.ts:175
+  wire late_and_1 = dispatch_issued_slice_3 & (ctx1_ir_unit == EXECUNIT_SIMPLE | ctx1_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_1 = dispatch_issued_mux_22 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_4 = wb_booked >> late_add_1; // completionSchedule.ts:48
   wire late_1 = late_and_1 & ~dispatch_issued_lshr_4[0]; // rtCore.ts:175
   wire ok_1 = ~dispatch_issued_slice_3 | late_1; // rtCore.ts:176
-  wire unitFree_1 = ~dispatch_issued_eq_16 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_10 = ready_1 & ok_1 & unitFree_1; // rtCore.ts:182
+  wire unitFree_1 = ~ctx1_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_1_and_ok_1_and_unitFree_1 = ready_1 & ok_1 & unitFree_1; // rtCore.ts:182
   wire here_2 = wb_context == 3'd2; // rtCore.ts:422
   wire ready_2 = ctx2_state == CONTEXTSTATE_READY | wb_valid & here_2 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_26 = ctx2_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_27 = ctx2_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx2_ir_unit_eq_load = ctx2_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx2_ir_unit_eq_intdiv = ctx2_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_25 = ctx2_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx2_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_27 = ctx2_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx2_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_25; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_29 = ctx2_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx2_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_27; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_31 = dispatch_issued_eq_27 ? 6'd36 : ctx2_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_29; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_32 = dispatch_issued_eq_26 ? 6'd5 : dispatch_issued_mux_31; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_31 = ctx2_ir_unit_eq_intdiv ? 6'd36 : ctx2_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_29; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_32 = ctx2_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_31; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_5 = wb_booked >> dispatch_issued_mux_32; // completionSchedule.ts:48
   wire dispatch_issued_slice_5 = dispatch_issued_lshr_5[0]; // completionSchedule.ts:48
-  wire late_and_2 = dispatch_issued_slice_5 & (ctx2_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_26); // rtCore.ts:175
+  wire late_and_2 = dispatch_issued_slice_5 & (ctx2_ir_unit == EXECUNIT_SIMPLE | ctx2_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_2 = dispatch_issued_mux_32 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_6 = wb_booked >> late_add_2; // completionSchedule.ts:48
   wire late_2 = late_and_2 & ~dispatch_issued_lshr_6[0]; // rtCore.ts:175
   wire ok_2 = ~dispatch_issued_slice_5 | late_2; // rtCore.ts:176
-  wire unitFree_2 = ~dispatch_issued_eq_27 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_14 = ready_2 & ok_2 & unitFree_2; // rtCore.ts:182
+  wire unitFree_2 = ~ctx2_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_2_and_ok_2_and_unitFree_2 = ready_2 & ok_2 & unitFree_2; // rtCore.ts:182
+  wire pick_or_2 = ready_and_ok_and_unitFree | ready_1_and_ok_1_and_unitFree_1 | ready_2_and_ok_2_and_unitFree_2; // rtCore.ts:189
   wire here_3 = wb_context == 3'd3; // rtCore.ts:422
   wire ready_3 = ctx3_state == CONTEXTSTATE_READY | wb_valid & here_3 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_37 = ctx3_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_38 = ctx3_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx3_ir_unit_eq_load = ctx3_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx3_ir_unit_eq_intdiv = ctx3_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_35 = ctx3_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx3_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_37 = ctx3_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx3_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_35; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_39 = ctx3_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx3_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_37; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_41 = dispatch_issued_eq_38 ? 6'd36 : ctx3_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_39; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_42 = dispatch_issued_eq_37 ? 6'd5 : dispatch_issued_mux_41; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_41 = ctx3_ir_unit_eq_intdiv ? 6'd36 : ctx3_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_39; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_42 = ctx3_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_41; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_7 = wb_booked >> dispatch_issued_mux_42; // completionSchedule.ts:48
   wire dispatch_issued_slice_7 = dispatch_issued_lshr_7[0]; // completionSchedule.ts:48
-  wire late_and_3 = dispatch_issued_slice_7 & (ctx3_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_37); // rtCore.ts:175
+  wire late_and_3 = dispatch_issued_slice_7 & (ctx3_ir_unit == EXECUNIT_SIMPLE | ctx3_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_3 = dispatch_issued_mux_42 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_8 = wb_booked >> late_add_3; // completionSchedule.ts:48
   wire late_3 = late_and_3 & ~dispatch_issued_lshr_8[0]; // rtCore.ts:175
   wire ok_3 = ~dispatch_issued_slice_7 | late_3; // rtCore.ts:176
-  wire unitFree_3 = ~dispatch_issued_eq_38 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_18 = ready_3 & ok_3 & unitFree_3; // rtCore.ts:182
-  wire pick_or_3 = dispatch_issued_and_6 | dispatch_issued_and_10 | dispatch_issued_and_14 | dispatch_issued_and_18; // rtCore.ts:189
+  wire unitFree_3 = ~ctx3_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_3_and_ok_3_and_unitFree_3 = ready_3 & ok_3 & unitFree_3; // rtCore.ts:182
   wire here_4 = wb_context == 3'd4; // rtCore.ts:422
   wire ready_4 = ctx4_state == CONTEXTSTATE_READY | wb_valid & here_4 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_48 = ctx4_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_49 = ctx4_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx4_ir_unit_eq_load = ctx4_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx4_ir_unit_eq_intdiv = ctx4_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_45 = ctx4_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx4_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_47 = ctx4_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx4_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_45; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_49 = ctx4_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx4_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_47; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_51 = dispatch_issued_eq_49 ? 6'd36 : ctx4_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_49; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_52 = dispatch_issued_eq_48 ? 6'd5 : dispatch_issued_mux_51; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_51 = ctx4_ir_unit_eq_intdiv ? 6'd36 : ctx4_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_49; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_52 = ctx4_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_51; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_9 = wb_booked >> dispatch_issued_mux_52; // completionSchedule.ts:48
   wire dispatch_issued_slice_9 = dispatch_issued_lshr_9[0]; // completionSchedule.ts:48
-  wire late_and_4 = dispatch_issued_slice_9 & (ctx4_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_48); // rtCore.ts:175
+  wire late_and_4 = dispatch_issued_slice_9 & (ctx4_ir_unit == EXECUNIT_SIMPLE | ctx4_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_4 = dispatch_issued_mux_52 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_10 = wb_booked >> late_add_4; // completionSchedule.ts:48
   wire late_4 = late_and_4 & ~dispatch_issued_lshr_10[0]; // rtCore.ts:175
   wire ok_4 = ~dispatch_issued_slice_9 | late_4; // rtCore.ts:176
-  wire unitFree_4 = ~dispatch_issued_eq_49 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_22 = ready_4 & ok_4 & unitFree_4; // rtCore.ts:182
+  wire unitFree_4 = ~ctx4_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_4_and_ok_4_and_unitFree_4 = ready_4 & ok_4 & unitFree_4; // rtCore.ts:182
+  wire pick_or_4 = pick_or_2 | ready_3_and_ok_3_and_unitFree_3 | ready_4_and_ok_4_and_unitFree_4; // rtCore.ts:189
   wire here_5 = wb_context == 3'd5; // rtCore.ts:422
   wire ready_5 = ctx5_state == CONTEXTSTATE_READY | wb_valid & here_5 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_59 = ctx5_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_60 = ctx5_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx5_ir_unit_eq_load = ctx5_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx5_ir_unit_eq_intdiv = ctx5_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_55 = ctx5_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx5_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_57 = ctx5_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx5_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_55; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_59 = ctx5_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx5_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_57; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_61 = dispatch_issued_eq_60 ? 6'd36 : ctx5_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_59; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_62 = dispatch_issued_eq_59 ? 6'd5 : dispatch_issued_mux_61; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_61 = ctx5_ir_unit_eq_intdiv ? 6'd36 : ctx5_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_59; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_62 = ctx5_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_61; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_11 = wb_booked >> dispatch_issued_mux_62; // completionSchedule.ts:48
   wire dispatch_issued_slice_11 = dispatch_issued_lshr_11[0]; // completionSchedule.ts:48
-  wire late_and_5 = dispatch_issued_slice_11 & (ctx5_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_59); // rtCore.ts:175
+  wire late_and_5 = dispatch_issued_slice_11 & (ctx5_ir_unit == EXECUNIT_SIMPLE | ctx5_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_5 = dispatch_issued_mux_62 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_12 = wb_booked >> late_add_5; // completionSchedule.ts:48
   wire late_5 = late_and_5 & ~dispatch_issued_lshr_12[0]; // rtCore.ts:175
   wire ok_5 = ~dispatch_issued_slice_11 | late_5; // rtCore.ts:176
-  wire unitFree_5 = ~dispatch_issued_eq_60 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_26 = ready_5 & ok_5 & unitFree_5; // rtCore.ts:182
+  wire unitFree_5 = ~ctx5_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_5_and_ok_5_and_unitFree_5 = ready_5 & ok_5 & unitFree_5; // rtCore.ts:182
   wire here_6 = wb_context == 3'd6; // rtCore.ts:422
   wire ready_6 = ctx6_state == CONTEXTSTATE_READY | wb_valid & here_6 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_70 = ctx6_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_71 = ctx6_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx6_ir_unit_eq_load = ctx6_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx6_ir_unit_eq_intdiv = ctx6_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_65 = ctx6_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx6_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_67 = ctx6_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx6_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_65; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_69 = ctx6_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx6_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_67; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_71 = dispatch_issued_eq_71 ? 6'd36 : ctx6_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_69; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_72 = dispatch_issued_eq_70 ? 6'd5 : dispatch_issued_mux_71; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_71 = ctx6_ir_unit_eq_intdiv ? 6'd36 : ctx6_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_69; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_72 = ctx6_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_71; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_13 = wb_booked >> dispatch_issued_mux_72; // completionSchedule.ts:48
   wire dispatch_issued_slice_13 = dispatch_issued_lshr_13[0]; // completionSchedule.ts:48
-  wire late_and_6 = dispatch_issued_slice_13 & (ctx6_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_70); // rtCore.ts:175
+  wire late_and_6 = dispatch_issued_slice_13 & (ctx6_ir_unit == EXECUNIT_SIMPLE | ctx6_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_6 = dispatch_issued_mux_72 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_14 = wb_booked >> late_add_6; // completionSchedule.ts:48
   wire late_6 = late_and_6 & ~dispatch_issued_lshr_14[0]; // rtCore.ts:175
   wire ok_6 = ~dispatch_issued_slice_13 | late_6; // rtCore.ts:176
-  wire unitFree_6 = ~dispatch_issued_eq_71 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_30 = ready_6 & ok_6 & unitFree_6; // rtCore.ts:182
-  wire pick_or_6 = pick_or_3 | dispatch_issued_and_22 | dispatch_issued_and_26 | dispatch_issued_and_30; // rtCore.ts:189
+  wire unitFree_6 = ~ctx6_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_6_and_ok_6_and_unitFree_6 = ready_6 & ok_6 & unitFree_6; // rtCore.ts:182
+  wire pick_or_6 = pick_or_4 | ready_5_and_ok_5_and_unitFree_5 | ready_6_and_ok_6_and_unitFree_6; // rtCore.ts:189
   wire here_7 = wb_context == 3'd7; // rtCore.ts:422
   wire ready_7 = ctx7_state == CONTEXTSTATE_READY | wb_valid & here_7 & dispatch_issued_or_2; // rtCore.ts:180
-  wire dispatch_issued_eq_81 = ctx7_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_82 = ctx7_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire ctx7_ir_unit_eq_load = ctx7_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire ctx7_ir_unit_eq_intdiv = ctx7_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_75 = ctx7_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx7_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_77 = ctx7_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx7_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_75; // rtCore.ts:165
   wire [5:0] dispatch_issued_mux_79 = ctx7_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx7_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_77; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_81 = dispatch_issued_eq_82 ? 6'd36 : ctx7_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_79; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_82 = dispatch_issued_eq_81 ? 6'd5 : dispatch_issued_mux_81; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_81 = ctx7_ir_unit_eq_intdiv ? 6'd36 : ctx7_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_79; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_82 = ctx7_ir_unit_eq_load ? 6'd5 : dispatch_issued_mux_81; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_15 = wb_booked >> dispatch_issued_mux_82; // completionSchedule.ts:48
   wire dispatch_issued_slice_15 = dispatch_issued_lshr_15[0]; // completionSchedule.ts:48
-  wire late_and_7 = dispatch_issued_slice_15 & (ctx7_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_81); // rtCore.ts:175
+  wire late_and_7 = dispatch_issued_slice_15 & (ctx7_ir_unit == EXECUNIT_SIMPLE | ctx7_ir_unit_eq_load); // rtCore.ts:175
   wire [5:0] late_add_7 = dispatch_issued_mux_82 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_16 = wb_booked >> late_add_7; // completionSchedule.ts:48
   wire late_7 = late_and_7 & ~dispatch_issued_lshr_16[0]; // rtCore.ts:175
   wire ok_7 = ~dispatch_issued_slice_15 | late_7; // rtCore.ts:176
-  wire unitFree_7 = ~dispatch_issued_eq_82 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_34 = ready_7 & ok_7 & unitFree_7; // rtCore.ts:182
-  wire pick = pick_or_6 | dispatch_issued_and_34; // rtCore.ts:189
+  wire unitFree_7 = ~ctx7_ir_unit_eq_intdiv | not_int_divider_busy; // rtCore.ts:181
+  wire ready_7_and_ok_7_and_unitFree_7 = ready_7 & ok_7 & unitFree_7; // rtCore.ts:182
+  wire pick = pick_or_6 | ready_7_and_ok_7_and_unitFree_7; // rtCore.ts:189
   wire issueInstruction = ~issueMicro & pick; // rtCore.ts:190
   assign dispatch_issued = issueInstruction; // rtCore.ts:55
-  wire status_state_slice = status_context[2]; // rtCore.ts:101
-  wire status_state_slice_1 = status_context[1]; // rtCore.ts:101
-  wire status_state_slice_2 = status_context[0]; // rtCore.ts:101
-  wire [2:0] status_state_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_state : ctx6_state) : status_state_slice_2 ? ctx5_state : ctx4_state; // rtCore.ts:101
-  wire [2:0] status_state_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_state : ctx2_state) : status_state_slice_2 ? ctx1_state : ctx0_state; // rtCore.ts:101
-  assign status_state = status_state_slice ? status_state_mux_2 : status_state_mux_5; // rtCore.ts:444
-  wire [4:0] status_thread_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_thread : ctx6_thread) : status_state_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
-  wire [4:0] status_thread_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_thread : ctx2_thread) : status_state_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
-  assign status_thread = status_state_slice ? status_thread_mux_2 : status_thread_mux_5; // rtCore.ts:445
-  wire [31:0] status_pc_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_issued_pc : ctx6_issued_pc) : status_state_slice_2 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
-  wire [31:0] status_pc_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_issued_pc : ctx2_issued_pc) : status_state_slice_2 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
-  assign status_pc = status_state_slice ? status_pc_mux_2 : status_pc_mux_5; // rtCore.ts:446
+  wire status_context_bit_2 = status_context[2]; // rtCore.ts:101
+  wire status_context_bit_1 = status_context[1]; // rtCore.ts:101
+  wire status_context_bit_0 = status_context[0]; // rtCore.ts:101
+  wire [2:0] status_state_mux_2 = status_context_bit_1 ? (status_context_bit_0 ? ctx7_state : ctx6_state) : status_context_bit_0 ? ctx5_state : ctx4_state; // rtCore.ts:101
+  wire [2:0] status_state_mux_5 = status_context_bit_1 ? (status_context_bit_0 ? ctx3_state : ctx2_state) : status_context_bit_0 ? ctx1_state : ctx0_state; // rtCore.ts:101
+  assign status_state = status_context_bit_2 ? status_state_mux_2 : status_state_mux_5; // rtCore.ts:444
+  wire [4:0] status_thread_mux_2 = status_context_bit_1 ? (status_context_bit_0 ? ctx7_thread : ctx6_thread) : status_context_bit_0 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
+  wire [4:0] status_thread_mux_5 = status_context_bit_1 ? (status_context_bit_0 ? ctx3_thread : ctx2_thread) : status_context_bit_0 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
+  assign status_thread = status_context_bit_2 ? status_thread_mux_2 : status_thread_mux_5; // rtCore.ts:445
+  wire [31:0] status_pc_mux_2 = status_context_bit_1 ? (status_context_bit_0 ? ctx7_issued_pc : ctx6_issued_pc) : status_context_bit_0 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
+  wire [31:0] status_pc_mux_5 = status_context_bit_1 ? (status_context_bit_0 ? ctx3_issued_pc : ctx2_issued_pc) : status_context_bit_0 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
+  assign status_pc = status_context_bit_2 ? status_pc_mux_2 : status_pc_mux_5; // rtCore.ts:446
   assign mem_error = mem_error_1; // rtCore.ts:61
-  wire fetchPc_eq = r_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:246
-  wire imem_addr_slice = r_context[2]; // rtCore.ts:101
-  wire imem_addr_slice_1 = r_context[1]; // rtCore.ts:101
-  wire imem_addr_slice_2 = r_context[0]; // rtCore.ts:101
-  wire [31:0] imem_addr_mux_2 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx7_pc : ctx6_pc) : imem_addr_slice_2 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
-  wire [31:0] imem_addr_mux_5 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx3_pc : ctx2_pc) : imem_addr_slice_2 ? ctx1_pc : ctx0_pc; // rtCore.ts:101
+  wire r_micro_eq_launchfirst = r_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:246
+  wire r_context_bit_2 = r_context[2]; // rtCore.ts:101
+  wire r_context_bit_1 = r_context[1]; // rtCore.ts:101
+  wire r_context_bit_0 = r_context[0]; // rtCore.ts:101
+  wire [31:0] imem_addr_mux_2 = r_context_bit_1 ? (r_context_bit_0 ? ctx7_pc : ctx6_pc) : r_context_bit_0 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
+  wire [31:0] imem_addr_mux_5 = r_context_bit_1 ? (r_context_bit_0 ? ctx3_pc : ctx2_pc) : r_context_bit_0 ? ctx1_pc : ctx0_pc; // rtCore.ts:101
   wire [5:0] op = r_word[31:26]; // readStage.ts:62
-  wire imem_addr_eq = op == 6'd55; // decode.ts:37
-  wire imem_addr_eq_1 = op == 6'd48; // decode.ts:37
-  wire [1:0] imem_addr_mux_9 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx7_flag : ctx6_flag) : imem_addr_slice_2 ? ctx5_flag : ctx4_flag; // rtCore.ts:101
-  wire [1:0] imem_addr_mux_12 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx3_flag : ctx2_flag) : imem_addr_slice_2 ? ctx1_flag : ctx0_flag; // rtCore.ts:101
-  wire [1:0] imem_addr_mux_13 = imem_addr_slice ? imem_addr_mux_9 : imem_addr_mux_12; // rtCore.ts:101
+  wire op_eq_55 = op == 6'd55; // decode.ts:37
+  wire op_eq_48 = op == 6'd48; // decode.ts:37
+  wire [1:0] imem_addr_mux_9 = r_context_bit_1 ? (r_context_bit_0 ? ctx7_flag : ctx6_flag) : r_context_bit_0 ? ctx5_flag : ctx4_flag; // rtCore.ts:101
+  wire [1:0] imem_addr_mux_12 = r_context_bit_1 ? (r_context_bit_0 ? ctx3_flag : ctx2_flag) : r_context_bit_0 ? ctx1_flag : ctx0_flag; // rtCore.ts:101
+  wire [1:0] imem_addr_mux_13 = r_context_bit_2 ? imem_addr_mux_9 : imem_addr_mux_12; // rtCore.ts:101
   wire imem_addr_eq_2 = imem_addr_mux_13 == 2'd0; // readStage.ts:90
-  wire imem_addr_eq_3 = op == 6'd49; // decode.ts:37
+  wire op_eq_49 = op == 6'd49; // decode.ts:37
   wire imem_addr_eq_4 = imem_addr_mux_13 == 2'd1; // readStage.ts:90
   wire imem_addr_eq_5 = imem_addr_mux_13 == 2'd2; // readStage.ts:90
   wire imem_addr_eq_6 = imem_addr_mux_13 == 2'd3; // readStage.ts:90
-  wire imem_addr_or_5 = imem_addr_eq | imem_addr_eq_1 & imem_addr_eq_2 | imem_addr_eq_3 & (imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
-  wire imem_addr_eq_7 = op == 6'd50; // decode.ts:37
-  wire imem_addr_eq_8 = op == 6'd51; // decode.ts:37
-  wire imem_addr_or_9 = imem_addr_or_5 | imem_addr_eq_7 & imem_addr_eq_6 | imem_addr_eq_8 & (imem_addr_eq_2 | imem_addr_eq_5); // readStage.ts:91
-  wire imem_addr_eq_9 = op == 6'd52; // decode.ts:37
-  wire imem_addr_eq_10 = op == 6'd53; // decode.ts:37
-  wire imem_addr_or_13 = imem_addr_or_9 | imem_addr_eq_9 & imem_addr_eq_5 | imem_addr_eq_10 & (imem_addr_eq_2 | imem_addr_eq_6); // readStage.ts:91
-  wire imem_addr_eq_11 = op == 6'd54; // decode.ts:37
-  wire imem_addr_and_6 = imem_addr_eq_11 & (imem_addr_eq_2 | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
-  wire imem_addr_eq_12 = op == 6'd58; // decode.ts:37
+  wire imem_addr_or_5 = op_eq_55 | op_eq_48 & imem_addr_eq_2 | op_eq_49 & (imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
+  wire op_eq_50 = op == 6'd50; // decode.ts:37
+  wire op_eq_51 = op == 6'd51; // decode.ts:37
+  wire imem_addr_or_9 = imem_addr_or_5 | op_eq_50 & imem_addr_eq_6 | op_eq_51 & (imem_addr_eq_2 | imem_addr_eq_5); // readStage.ts:91
+  wire op_eq_52 = op == 6'd52; // decode.ts:37
+  wire op_eq_53 = op == 6'd53; // decode.ts:37
+  wire imem_addr_or_13 = imem_addr_or_9 | op_eq_52 & imem_addr_eq_5 | op_eq_53 & (imem_addr_eq_2 | imem_addr_eq_6); // readStage.ts:91
+  wire op_eq_54 = op == 6'd54; // decode.ts:37
+  wire imem_addr_and_6 = op_eq_54 & (imem_addr_eq_2 | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
+  wire op_eq_58 = op == 6'd58; // decode.ts:37
   wire [4:0] fB = r_word[20:16]; // readStage.ts:64
-  wire [4:0] s1 = imem_addr_eq_12 ? 5'd29 : fB; // readStage.ts:71
+  wire [4:0] s1 = op_eq_58 ? 5'd29 : fB; // readStage.ts:71
   wire [31:0] pcPlus4 = r_pc + 32'd4; // readStage.ts:78
   wire [31:0] s1_1 = s1 == 5'd31 ? pcPlus4 : scalar_rf_rdata_0; // readStage.ts:80
-  wire imem_addr_eq_13 = op == 6'd40; // decode.ts:37
-  wire imem_addr_eq_14 = op == 6'd41; // decode.ts:37
-  wire imem_addr_eq_15 = op == 6'd42; // decode.ts:37
-  wire imem_addr_eq_16 = op == 6'd43; // decode.ts:37
-  wire imem_addr_eq_17 = op == 6'd44; // decode.ts:37
-  wire imem_addr_or_21 = imem_addr_eq_13 | imem_addr_eq_14 | imem_addr_eq_15 | imem_addr_eq_16 | imem_addr_eq_17; // decode.ts:37
-  wire imem_addr_eq_18 = op == 6'd47; // decode.ts:37
-  wire imem_addr_eq_19 = op == 6'd60; // decode.ts:37
-  wire imem_addr_eq_20 = op == 6'd63; // decode.ts:37
-  wire imem_addr_or_25 = imem_addr_or_21 | imem_addr_eq_18 | imem_addr_eq_19 | imem_addr_eq_20 | imem_addr_eq_1; // decode.ts:37
-  wire imem_addr_or_29 = imem_addr_or_25 | imem_addr_eq_3 | imem_addr_eq_7 | imem_addr_eq_8 | imem_addr_eq_9; // decode.ts:37
+  wire op_eq_40 = op == 6'd40; // decode.ts:37
+  wire op_eq_41 = op == 6'd41; // decode.ts:37
+  wire op_eq_42 = op == 6'd42; // decode.ts:37
+  wire op_eq_43 = op == 6'd43; // decode.ts:37
+  wire op_eq_44 = op == 6'd44; // decode.ts:37
+  wire op_eq_47 = op == 6'd47; // decode.ts:37
+  wire op_eq_60 = op == 6'd60; // decode.ts:37
+  wire imem_addr_or_23 = op_eq_40 | op_eq_41 | op_eq_42 | op_eq_43 | op_eq_44 | op_eq_47 | op_eq_60; // decode.ts:37
+  wire op_eq_63 = op == 6'd63; // decode.ts:37
+  wire imem_addr_or_29 = imem_addr_or_23 | op_eq_63 | op_eq_48 | op_eq_49 | op_eq_50 | op_eq_51 | op_eq_52; // decode.ts:37
   wire [15:0] imm16 = r_word[15:0]; // readStage.ts:66
-  wire [31:0] imm = imem_addr_or_29 | imem_addr_eq_10 | imem_addr_eq_11 ? {{16{imm16[15]}}, imm16} : {16'd0, imm16}; // readStage.ts:77
-  wire [31:0] target = imem_addr_eq ? s1_1 : pcPlus4 + imm; // readStage.ts:93
+  wire [31:0] imm = imem_addr_or_29 | op_eq_53 | op_eq_54 ? {{16{imm16[15]}}, imm16} : {16'd0, imm16}; // readStage.ts:77
+  wire [31:0] target = op_eq_55 ? s1_1 : pcPlus4 + imm; // readStage.ts:93
   wire [31:0] nextPc = imem_addr_or_13 | imem_addr_and_6 ? target : pcPlus4; // readStage.ts:103
-  wire [31:0] fetchPc = fetchPc_eq ? (imem_addr_slice ? imem_addr_mux_2 : imem_addr_mux_5) : nextPc; // rtCore.ts:246
+  wire [31:0] fetchPc = r_micro_eq_launchfirst ? (r_context_bit_2 ? imem_addr_mux_2 : imem_addr_mux_5) : nextPc; // rtCore.ts:246
   assign imem_addr = fetchPc; // rtCore.ts:247
   assign cmem_addr = m1_const ? m1_addr[14:2] : 13'd0; // memoryStage.ts:55
   assign mem_thread = m1_main ? m1_thread : 5'd0; // memoryStage.ts:49
@@ -774,285 +772,280 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign mem_write = m1_main & ~m1_load; // memoryStage.ts:52
   assign mem_vector = m1_main & m1_vector; // memoryStage.ts:53
   assign mem_data = m1_main ? (m1_load ? 128'd0 : m1_data) : 128'd0; // memoryStage.ts:54
-  wire [2:0] pick_mux_3 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : 3'd6; // rtCore.ts:189
-  wire [2:0] pick_mux_5 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_3; // rtCore.ts:189
-  wire [2:0] pick_mux_7 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_5; // rtCore.ts:189
-  wire [2:0] pick_mux_11 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : 3'd5; // rtCore.ts:189
-  wire [2:0] pick_mux_13 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_11; // rtCore.ts:189
-  wire [2:0] pick_mux_15 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_13; // rtCore.ts:189
-  wire [2:0] pick_mux_19 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : 3'd4; // rtCore.ts:189
-  wire [2:0] pick_mux_21 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_19; // rtCore.ts:189
-  wire [2:0] pick_mux_23 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_21; // rtCore.ts:189
-  wire [2:0] pick_mux_27 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : 3'd3; // rtCore.ts:189
-  wire [2:0] pick_mux_29 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_27; // rtCore.ts:189
-  wire [2:0] pick_mux_31 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_29; // rtCore.ts:189
-  wire [2:0] pick_mux_35 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : 3'd2; // rtCore.ts:189
-  wire [2:0] pick_mux_37 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_35; // rtCore.ts:189
-  wire [2:0] pick_mux_39 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_37; // rtCore.ts:189
-  wire [2:0] pick_mux_43 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : 3'd1; // rtCore.ts:189
-  wire [2:0] pick_mux_45 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_43; // rtCore.ts:189
-  wire [2:0] pick_mux_47 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_45; // rtCore.ts:189
-  wire [2:0] pick_mux_51 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : 3'd0; // rtCore.ts:189
-  wire [2:0] pick_mux_53 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_51; // rtCore.ts:189
-  wire [2:0] pick_mux_55 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_53; // rtCore.ts:189
-  wire [2:0] pick_mux_59 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : 3'd7; // rtCore.ts:189
-  wire [2:0] pick_mux_61 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_59; // rtCore.ts:189
-  wire [2:0] pick_mux_63 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_61; // rtCore.ts:189
-  wire [2:0] pick_mux_65 = issue_last == 3'd1 ? pick_mux_47 : issue_last == 3'd0 ? pick_mux_55 : pick_mux_63; // rtCore.ts:189
-  wire [2:0] pick_mux_67 = issue_last == 3'd3 ? pick_mux_31 : issue_last == 3'd2 ? pick_mux_39 : pick_mux_65; // rtCore.ts:189
-  wire [2:0] pick_mux_69 = issue_last == 3'd5 ? pick_mux_15 : issue_last == 3'd4 ? pick_mux_23 : pick_mux_67; // rtCore.ts:189
-  wire [2:0] pick_1 = issue_last == 3'd6 ? pick_mux_7 : pick_mux_69; // rtCore.ts:189
-  wire ctx0_state_sel_and = issueInstruction & pick_1 == 3'd0; // rtCore.ts:437
+  wire [2:0] pick_mux_2 = ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : 3'd6; // rtCore.ts:189
+  wire [2:0] pick_mux_4 = ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : pick_mux_2; // rtCore.ts:189
+  wire [2:0] pick_mux_6 = ready_and_ok_and_unitFree ? 3'd0 : ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : pick_mux_4; // rtCore.ts:189
+  wire [2:0] pick_mux_10 = ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : 3'd5; // rtCore.ts:189
+  wire [2:0] pick_mux_12 = ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : pick_mux_10; // rtCore.ts:189
+  wire [2:0] pick_mux_14 = ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : ready_and_ok_and_unitFree ? 3'd0 : pick_mux_12; // rtCore.ts:189
+  wire [2:0] pick_mux_18 = ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : 3'd4; // rtCore.ts:189
+  wire [2:0] pick_mux_20 = ready_and_ok_and_unitFree ? 3'd0 : ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : pick_mux_18; // rtCore.ts:189
+  wire [2:0] pick_mux_22 = ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : pick_mux_20; // rtCore.ts:189
+  wire [2:0] pick_mux_26 = ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : 3'd3; // rtCore.ts:189
+  wire [2:0] pick_mux_28 = ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : ready_and_ok_and_unitFree ? 3'd0 : pick_mux_26; // rtCore.ts:189
+  wire [2:0] pick_mux_30 = ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : pick_mux_28; // rtCore.ts:189
+  wire [2:0] pick_mux_34 = ready_and_ok_and_unitFree ? 3'd0 : ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : 3'd2; // rtCore.ts:189
+  wire [2:0] pick_mux_36 = ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : pick_mux_34; // rtCore.ts:189
+  wire [2:0] pick_mux_38 = ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : pick_mux_36; // rtCore.ts:189
+  wire [2:0] pick_mux_42 = ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : ready_and_ok_and_unitFree ? 3'd0 : 3'd1; // rtCore.ts:189
+  wire [2:0] pick_mux_44 = ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : pick_mux_42; // rtCore.ts:189
+  wire [2:0] pick_mux_46 = ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : pick_mux_44; // rtCore.ts:189
+  wire [2:0] pick_mux_50 = ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : 3'd0; // rtCore.ts:189
+  wire [2:0] pick_mux_52 = ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : pick_mux_50; // rtCore.ts:189
+  wire [2:0] pick_mux_54 = ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : pick_mux_52; // rtCore.ts:189
+  wire [2:0] pick_mux_58 = ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : 3'd7; // rtCore.ts:189
+  wire [2:0] pick_mux_60 = ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : pick_mux_58; // rtCore.ts:189
+  wire [2:0] pick_mux_62 = ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : pick_mux_60; // rtCore.ts:189
+  wire [2:0] pick_mux_64 = issue_last == 3'd0 ? (ready_1_and_ok_1_and_unitFree_1 ? 3'd1 : pick_mux_54) : ready_and_ok_and_unitFree ? 3'd0 : pick_mux_62; // rtCore.ts:189
+  wire [2:0] pick_mux_65 = issue_last == 3'd1 ? (ready_2_and_ok_2_and_unitFree_2 ? 3'd2 : pick_mux_46) : pick_mux_64; // rtCore.ts:189
+  wire [2:0] pick_mux_66 = issue_last == 3'd2 ? (ready_3_and_ok_3_and_unitFree_3 ? 3'd3 : pick_mux_38) : pick_mux_65; // rtCore.ts:189
+  wire [2:0] pick_mux_67 = issue_last == 3'd3 ? (ready_4_and_ok_4_and_unitFree_4 ? 3'd4 : pick_mux_30) : pick_mux_66; // rtCore.ts:189
+  wire [2:0] pick_mux_68 = issue_last == 3'd4 ? (ready_5_and_ok_5_and_unitFree_5 ? 3'd5 : pick_mux_22) : pick_mux_67; // rtCore.ts:189
+  wire [2:0] pick_mux_69 = issue_last == 3'd5 ? (ready_6_and_ok_6_and_unitFree_6 ? 3'd6 : pick_mux_14) : pick_mux_68; // rtCore.ts:189
+  wire [2:0] pick_1 = issue_last == 3'd6 ? (ready_7_and_ok_7_and_unitFree_7 ? 3'd7 : pick_mux_6) : pick_mux_69; // rtCore.ts:189
+  wire issueInstruction_and_pick_1_eq_0 = issueInstruction & pick_1 == 3'd0; // rtCore.ts:437
   wire events_deq_ready = dispatch_event_ready; // rtCore.ts:415
-  wire ctx0_state_sel_and_1 = events_deq_valid & events_deq_ready; // rtCore.ts:416
+  wire events_deq_valid_and_events_deq_ready = events_deq_valid & events_deq_ready; // rtCore.ts:416
   wire ctx0_state_sel_and_3 = wb_valid & dispatch_issued_or; // rtCore.ts:434
-  wire ctx0_state_sel_and_5 = texture & here; // rtCore.ts:430
-  wire ctx0_state_sel_and_6 = instruction & here; // rtCore.ts:423
-  wire ctx0_state_sel_and_8 = dispatch_launch_valid & dispatch_launch_ready; // contexts.ts:88
-  wire [2:0] free_mux_1 = dispatch_launch_ready_eq_7 ? 3'd6 : dispatch_launch_ready_eq_8 ? 3'd7 : 3'd0; // contexts.ts:86
-  wire [2:0] free_mux_3 = dispatch_launch_ready_eq_5 ? 3'd4 : dispatch_launch_ready_eq_6 ? 3'd5 : free_mux_1; // contexts.ts:86
-  wire [2:0] free_mux_5 = dispatch_launch_ready_eq_3 ? 3'd2 : dispatch_launch_ready_eq_4 ? 3'd3 : free_mux_3; // contexts.ts:86
-  wire [2:0] free_1 = dispatch_launch_ready_eq_1 ? 3'd0 : dispatch_launch_ready_eq_2 ? 3'd1 : free_mux_5; // contexts.ts:86
-  wire ctx0_state_sel_and_9 = ctx0_state_sel_and_8 & free_1 == 3'd0; // contexts.ts:95
+  wire texture_and_here = texture & here; // rtCore.ts:430
+  wire instruction_and_here = instruction & here; // rtCore.ts:423
+  wire dispatch_launch_valid_and_dispatch_launch_ready = dispatch_launch_valid & dispatch_launch_ready; // contexts.ts:88
+  wire [2:0] free_mux_2 = ctx5_state_eq_free ? 3'd5 : ctx6_state_eq_free ? 3'd6 : ctx7_state_eq_free ? 3'd7 : 3'd0; // contexts.ts:86
+  wire [2:0] free_mux_5 = ctx2_state_eq_free ? 3'd2 : ctx3_state_eq_free ? 3'd3 : ctx4_state_eq_free ? 3'd4 : free_mux_2; // contexts.ts:86
+  wire [2:0] free_1 = ctx0_state_eq_free ? 3'd0 : ctx1_state_eq_free ? 3'd1 : free_mux_5; // contexts.ts:86
+  wire ctx0_state_sel_and_9 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd0; // contexts.ts:95
   wire instructionInR = r_valid & r_micro == MICROOP_INSTRUCTION; // rtCore.ts:231
   wire pcFault = r_pc[31:14] != 18'd0; // readStage.ts:82
-  wire ctx0_pc_sel_eq_5 = op == 6'd8; // decode.ts:37
-  wire ctx0_pc_sel_eq_6 = op == 6'd9; // decode.ts:37
-  wire ctx0_pc_sel_or_4 = op == 6'd0 | op == 6'd1 | op == 6'd2 | op == 6'd3 | ctx0_pc_sel_eq_5 | ctx0_pc_sel_eq_6; // decode.ts:37
-  wire ctx0_pc_sel_eq_7 = op == 6'd10; // decode.ts:37
-  wire ctx0_pc_sel_eq_8 = op == 6'd11; // decode.ts:37
-  wire ctx0_pc_sel_or_6 = ctx0_pc_sel_or_4 | ctx0_pc_sel_eq_7 | ctx0_pc_sel_eq_8; // decode.ts:37
-  wire ctx0_pc_sel_eq_9 = op == 6'd12; // decode.ts:37
-  wire ctx0_pc_sel_eq_10 = op == 6'd13; // decode.ts:37
-  wire ctx0_pc_sel_eq_11 = op == 6'd14; // decode.ts:37
-  wire ctx0_pc_sel_or_9 = ctx0_pc_sel_or_6 | ctx0_pc_sel_eq_9 | ctx0_pc_sel_eq_10 | ctx0_pc_sel_eq_11; // decode.ts:37
-  wire ctx0_pc_sel_eq_12 = op == 6'd15; // decode.ts:37
-  wire ctx0_pc_sel_eq_13 = op == 6'd24; // decode.ts:37
-  wire ctx0_pc_sel_eq_14 = op == 6'd25; // decode.ts:37
-  wire ctx0_pc_sel_or_12 = ctx0_pc_sel_or_9 | ctx0_pc_sel_eq_12 | ctx0_pc_sel_eq_13 | ctx0_pc_sel_eq_14; // decode.ts:37
-  wire ctx0_pc_sel_eq_15 = op == 6'd26; // decode.ts:37
-  wire ctx0_pc_sel_eq_16 = op == 6'd27; // decode.ts:37
-  wire ctx0_pc_sel_eq_17 = op == 6'd29; // decode.ts:37
-  wire ctx0_pc_sel_or_15 = ctx0_pc_sel_or_12 | ctx0_pc_sel_eq_15 | ctx0_pc_sel_eq_16 | ctx0_pc_sel_eq_17; // decode.ts:37
-  wire ctx0_pc_sel_eq_18 = op == 6'd16; // decode.ts:37
-  wire ctx0_pc_sel_eq_19 = op == 6'd17; // decode.ts:37
-  wire ctx0_pc_sel_eq_20 = op == 6'd18; // decode.ts:37
-  wire ctx0_pc_sel_or_18 = ctx0_pc_sel_or_15 | ctx0_pc_sel_eq_18 | ctx0_pc_sel_eq_19 | ctx0_pc_sel_eq_20; // decode.ts:37
-  wire ctx0_pc_sel_eq_21 = op == 6'd19; // decode.ts:37
-  wire ctx0_pc_sel_eq_22 = op == 6'd21; // decode.ts:37
-  wire ctx0_pc_sel_eq_23 = op == 6'd32; // decode.ts:37
-  wire ctx0_pc_sel_or_21 = ctx0_pc_sel_or_18 | ctx0_pc_sel_eq_21 | ctx0_pc_sel_eq_22 | ctx0_pc_sel_eq_23; // decode.ts:37
-  wire ctx0_pc_sel_eq_24 = op == 6'd33; // decode.ts:37
-  wire ctx0_pc_sel_eq_25 = op == 6'd34; // decode.ts:37
-  wire ctx0_pc_sel_eq_26 = op == 6'd35; // decode.ts:37
-  wire ctx0_pc_sel_or_24 = ctx0_pc_sel_or_21 | ctx0_pc_sel_eq_24 | ctx0_pc_sel_eq_25 | ctx0_pc_sel_eq_26; // decode.ts:37
-  wire ctx0_pc_sel_eq_27 = op == 6'd36; // decode.ts:37
-  wire ctx0_pc_sel_eq_28 = op == 6'd37; // decode.ts:37
-  wire ctx0_pc_sel_eq_29 = op == 6'd38; // decode.ts:37
-  wire ctx0_pc_sel_or_27 = ctx0_pc_sel_or_24 | ctx0_pc_sel_eq_27 | ctx0_pc_sel_eq_28 | ctx0_pc_sel_eq_29; // decode.ts:37
-  wire ctx0_pc_sel_eq_30 = op == 6'd39; // decode.ts:37
-  wire ctx0_pc_sel_or_30 = ctx0_pc_sel_or_27 | ctx0_pc_sel_eq_30 | imem_addr_eq_13 | imem_addr_eq_14; // decode.ts:37
-  wire ctx0_pc_sel_or_34 = ctx0_pc_sel_or_30 | imem_addr_eq_15 | imem_addr_eq_16 | imem_addr_eq_17 | imem_addr_eq_18; // decode.ts:37
-  wire ctx0_pc_sel_eq_31 = op == 6'd59; // decode.ts:37
-  wire ctx0_pc_sel_or_38 = ctx0_pc_sel_or_34 | imem_addr_eq_19 | imem_addr_eq_20 | imem_addr_eq_12 | ctx0_pc_sel_eq_31; // decode.ts:37
-  wire ctx0_pc_sel_or_42 = ctx0_pc_sel_or_38 | imem_addr_eq_1 | imem_addr_eq_3 | imem_addr_eq_7 | imem_addr_eq_8; // decode.ts:37
-  wire ctx0_pc_sel_or_46 = ctx0_pc_sel_or_42 | imem_addr_eq_9 | imem_addr_eq_10 | imem_addr_eq_11 | imem_addr_eq; // decode.ts:37
-  wire [1:0] endCode = pcFault | ~ctx0_pc_sel_or_46 ? 2'd3 : imem_addr_eq_12 ? 2'd2 : ctx0_pc_sel_eq_31 ? 2'd1 : 2'd0; // readStage.ts:83
+  wire op_eq_8 = op == 6'd8; // decode.ts:37
+  wire op_eq_9 = op == 6'd9; // decode.ts:37
+  wire op_eq_10 = op == 6'd10; // decode.ts:37
+  wire ctx0_pc_sel_or_5 = op == 6'd0 | op == 6'd1 | op == 6'd2 | op == 6'd3 | op_eq_8 | op_eq_9 | op_eq_10; // decode.ts:37
+  wire op_eq_11 = op == 6'd11; // decode.ts:37
+  wire ctx0_pc_sel_or_6 = ctx0_pc_sel_or_5 | op_eq_11; // decode.ts:37
+  wire op_eq_12 = op == 6'd12; // decode.ts:37
+  wire op_eq_13 = op == 6'd13; // decode.ts:37
+  wire op_eq_14 = op == 6'd14; // decode.ts:37
+  wire op_eq_15 = op == 6'd15; // decode.ts:37
+  wire op_eq_24 = op == 6'd24; // decode.ts:37
+  wire op_eq_25 = op == 6'd25; // decode.ts:37
+  wire ctx0_pc_sel_or_12 = ctx0_pc_sel_or_6 | op_eq_12 | op_eq_13 | op_eq_14 | op_eq_15 | op_eq_24 | op_eq_25; // decode.ts:37
+  wire op_eq_26 = op == 6'd26; // decode.ts:37
+  wire op_eq_27 = op == 6'd27; // decode.ts:37
+  wire op_eq_29 = op == 6'd29; // decode.ts:37
+  wire op_eq_16 = op == 6'd16; // decode.ts:37
+  wire op_eq_17 = op == 6'd17; // decode.ts:37
+  wire op_eq_18 = op == 6'd18; // decode.ts:37
+  wire ctx0_pc_sel_or_18 = ctx0_pc_sel_or_12 | op_eq_26 | op_eq_27 | op_eq_29 | op_eq_16 | op_eq_17 | op_eq_18; // decode.ts:37
+  wire op_eq_19 = op == 6'd19; // decode.ts:37
+  wire op_eq_21 = op == 6'd21; // decode.ts:37
+  wire op_eq_32 = op == 6'd32; // decode.ts:37
+  wire op_eq_33 = op == 6'd33; // decode.ts:37
+  wire op_eq_34 = op == 6'd34; // decode.ts:37
+  wire op_eq_35 = op == 6'd35; // decode.ts:37
+  wire ctx0_pc_sel_or_24 = ctx0_pc_sel_or_18 | op_eq_19 | op_eq_21 | op_eq_32 | op_eq_33 | op_eq_34 | op_eq_35; // decode.ts:37
+  wire op_eq_36 = op == 6'd36; // decode.ts:37
+  wire op_eq_37 = op == 6'd37; // decode.ts:37
+  wire op_eq_38 = op == 6'd38; // decode.ts:37
+  wire op_eq_39 = op == 6'd39; // decode.ts:37
+  wire ctx0_pc_sel_or_30 = ctx0_pc_sel_or_24 | op_eq_36 | op_eq_37 | op_eq_38 | op_eq_39 | op_eq_40 | op_eq_41; // decode.ts:37
+  wire ctx0_pc_sel_or_36 = ctx0_pc_sel_or_30 | op_eq_42 | op_eq_43 | op_eq_44 | op_eq_47 | op_eq_60 | op_eq_63; // decode.ts:37
+  wire op_eq_59 = op == 6'd59; // decode.ts:37
+  wire ctx0_pc_sel_or_42 = ctx0_pc_sel_or_36 | op_eq_58 | op_eq_59 | op_eq_48 | op_eq_49 | op_eq_50 | op_eq_51; // decode.ts:37
+  wire endCode_or = pcFault | ~(ctx0_pc_sel_or_42 | op_eq_52 | op_eq_53 | op_eq_54 | op_eq_55); // readStage.ts:83
+  wire [1:0] endCode = endCode_or ? 2'd3 : op_eq_58 ? 2'd2 : op_eq_59 ? 2'd1 : 2'd0; // readStage.ts:83
   wire halts = endCode != 2'd0; // readStage.ts:85
-  wire ctx0_pc_sel_not = ~halts; // rtCore.ts:235
-  wire [5:0] fetchedUnit_slice_1 = imem_data[31:26]; // rtCore.ts:252
-  wire ctx0_ir_unit_or_1 = fetchedUnit_slice_1 == 6'd0 | fetchedUnit_slice_1 == 6'd1 | fetchedUnit_slice_1 == 6'd2; // decode.ts:37
-  wire ctx0_ir_unit_or_3 = ctx0_ir_unit_or_1 | fetchedUnit_slice_1 == 6'd3 | fetchedUnit_slice_1 == 6'd8; // decode.ts:37
-  wire ctx0_ir_unit_or_5 = ctx0_ir_unit_or_3 | fetchedUnit_slice_1 == 6'd9 | fetchedUnit_slice_1 == 6'd10; // decode.ts:37
-  wire ctx0_ir_unit_or_8 = fetchedUnit_slice_1 == 6'd16 | fetchedUnit_slice_1 == 6'd17 | fetchedUnit_slice_1 == 6'd18; // decode.ts:37
-  wire floatOp = ctx0_ir_unit_or_5 | fetchedUnit_slice_1 == 6'd11 | (ctx0_ir_unit_or_8 | fetchedUnit_slice_1 == 6'd19); // decode.ts:96
-  wire [1:0] mul_slice = imem_data[27:26]; // decode.ts:51
-  wire mul = mul_slice == 2'd2; // decode.ts:51
-  wire div = mul_slice == 2'd3; // decode.ts:52
-  wire [3:0] unit_mux = fetchedUnit_slice_1 == 6'd44 | fetchedUnit_slice_1 == 6'd47 ? 4'd9 : 4'd0; // decode.ts:109
-  wire [3:0] unit_mux_1 = fetchedUnit_slice_1 == 6'd27 | fetchedUnit_slice_1 == 6'd43 ? 4'd8 : unit_mux; // decode.ts:109
-  wire [3:0] unit_mux_3 = fetchedUnit_slice_1 == 6'd35 ? 4'd6 : fetchedUnit_slice_1 == 6'd36 ? 4'd7 : unit_mux_1; // decode.ts:109
-  wire [3:0] unit_mux_5 = fetchedUnit_slice_1 == 6'd38 ? 4'd4 : fetchedUnit_slice_1 == 6'd34 ? 4'd5 : unit_mux_3; // decode.ts:109
+  wire not_halts = ~halts; // rtCore.ts:235
+  wire [5:0] imem_data_bits_31_26 = imem_data[31:26]; // rtCore.ts:252
+  wire ctx0_ir_unit_or_1 = imem_data_bits_31_26 == 6'd0 | imem_data_bits_31_26 == 6'd1 | imem_data_bits_31_26 == 6'd2; // decode.ts:37
+  wire ctx0_ir_unit_or_3 = ctx0_ir_unit_or_1 | imem_data_bits_31_26 == 6'd3 | imem_data_bits_31_26 == 6'd8; // decode.ts:37
+  wire ctx0_ir_unit_or_5 = ctx0_ir_unit_or_3 | imem_data_bits_31_26 == 6'd9 | imem_data_bits_31_26 == 6'd10; // decode.ts:37
+  wire ctx0_ir_unit_or_8 = imem_data_bits_31_26 == 6'd16 | imem_data_bits_31_26 == 6'd17 | imem_data_bits_31_26 == 6'd18; // decode.ts:37
+  wire floatOp = ctx0_ir_unit_or_5 | imem_data_bits_31_26 == 6'd11 | (ctx0_ir_unit_or_8 | imem_data_bits_31_26 == 6'd19); // decode.ts:96
+  wire [1:0] imem_data_bits_27_26 = imem_data[27:26]; // decode.ts:51
+  wire mul = imem_data_bits_27_26 == 2'd2; // decode.ts:51
+  wire div = imem_data_bits_27_26 == 2'd3; // decode.ts:52
+  wire [3:0] unit_mux = imem_data_bits_31_26 == 6'd44 | imem_data_bits_31_26 == 6'd47 ? 4'd9 : 4'd0; // decode.ts:109
+  wire [3:0] unit_mux_1 = imem_data_bits_31_26 == 6'd27 | imem_data_bits_31_26 == 6'd43 ? 4'd8 : unit_mux; // decode.ts:109
+  wire [3:0] unit_mux_3 = imem_data_bits_31_26 == 6'd35 ? 4'd6 : imem_data_bits_31_26 == 6'd36 ? 4'd7 : unit_mux_1; // decode.ts:109
+  wire [3:0] unit_mux_5 = imem_data_bits_31_26 == 6'd38 ? 4'd4 : imem_data_bits_31_26 == 6'd34 ? 4'd5 : unit_mux_3; // decode.ts:109
   wire [3:0] unit = floatOp & mul ? 4'd2 : floatOp & div ? 4'd3 : floatOp ? 4'd1 : unit_mux_5; // decode.ts:109
   wire [3:0] fetchedUnit_mux = fetch_pc[31:14] != 18'd0 ? 4'd0 : unit; // rtCore.ts:252
   wire [4:0] fA = r_word[25:21]; // readStage.ts:63
-  wire live = instructionInR & ctx0_pc_sel_not; // readStage.ts:94
-  wire ctx0_writes_scalar_or_2 = ctx0_pc_sel_eq_9 | ctx0_pc_sel_eq_10 | ctx0_pc_sel_eq_11 | ctx0_pc_sel_eq_12; // decode.ts:37
-  wire ctx0_writes_scalar_or_5 = ctx0_writes_scalar_or_2 | ctx0_pc_sel_eq_13 | ctx0_pc_sel_eq_14 | ctx0_pc_sel_eq_15; // decode.ts:37
-  wire ctx0_writes_scalar_or_8 = ctx0_writes_scalar_or_5 | ctx0_pc_sel_eq_16 | ctx0_pc_sel_eq_17 | ctx0_pc_sel_eq_18; // decode.ts:37
-  wire ctx0_writes_scalar_or_11 = ctx0_writes_scalar_or_8 | ctx0_pc_sel_eq_19 | ctx0_pc_sel_eq_20 | ctx0_pc_sel_eq_21; // decode.ts:37
-  wire ctx0_writes_scalar_or_14 = ctx0_writes_scalar_or_11 | ctx0_pc_sel_eq_22 | ctx0_pc_sel_eq_23 | ctx0_pc_sel_eq_24; // decode.ts:37
-  wire ctx0_writes_scalar_or_17 = ctx0_writes_scalar_or_14 | ctx0_pc_sel_eq_25 | ctx0_pc_sel_eq_26 | ctx0_pc_sel_eq_27; // decode.ts:37
-  wire ctx0_writes_scalar_or_20 = ctx0_writes_scalar_or_17 | ctx0_pc_sel_eq_28 | ctx0_pc_sel_eq_29 | ctx0_pc_sel_eq_30; // decode.ts:37
-  wire ctx0_writes_scalar_or_23 = ctx0_writes_scalar_or_20 | imem_addr_eq_13 | imem_addr_eq_14 | imem_addr_eq_15; // decode.ts:37
-  wire ctx0_writes_scalar_or_25 = ctx0_pc_sel_eq_17 | ctx0_pc_sel_eq_22; // decode.ts:37
-  wire writesScalar_and = (ctx0_writes_scalar_or_23 | imem_addr_eq_16) & ~(ctx0_writes_scalar_or_25 | ctx0_pc_sel_eq_30); // decode.ts:58
-  wire writesScalar_1 = writesScalar_and | imem_addr_eq_17; // decode.ts:59
+  wire live = instructionInR & not_halts; // readStage.ts:94
+  wire ctx0_writes_scalar_or_5 = op_eq_12 | op_eq_13 | op_eq_14 | op_eq_15 | op_eq_24 | op_eq_25 | op_eq_26; // decode.ts:37
+  wire ctx0_writes_scalar_or_10 = ctx0_writes_scalar_or_5 | op_eq_27 | op_eq_29 | op_eq_16 | op_eq_17 | op_eq_18; // decode.ts:37
+  wire ctx0_writes_scalar_or_15 = ctx0_writes_scalar_or_10 | op_eq_19 | op_eq_21 | op_eq_32 | op_eq_33 | op_eq_34; // decode.ts:37
+  wire ctx0_writes_scalar_or_20 = ctx0_writes_scalar_or_15 | op_eq_35 | op_eq_36 | op_eq_37 | op_eq_38 | op_eq_39; // decode.ts:37
+  wire op_eq_29_or_op_eq_21 = op_eq_29 | op_eq_21; // decode.ts:37
+  wire writesScalar_and = (ctx0_writes_scalar_or_20 | op_eq_40 | op_eq_41 | op_eq_42 | op_eq_43) & ~(op_eq_29_or_op_eq_21 | op_eq_39); // decode.ts:58
+  wire writesScalar_1 = writesScalar_and | op_eq_44; // decode.ts:59
   wire writesScalar_2 = live & writesScalar_1 & fA != 5'd0 & fA != 5'd31; // readStage.ts:106
-  wire writesVector_1 = ctx0_pc_sel_or_6 | (ctx0_pc_sel_eq_30 | imem_addr_eq_18); // decode.ts:60
+  wire writesVector_1 = ctx0_pc_sel_or_6 | (op_eq_39 | op_eq_47); // decode.ts:60
   wire [3:0] v3 = fA[3:0]; // readStage.ts:75
-  wire writesVector_ne_1 = v3 != 4'd0; // readStage.ts:107
-  wire writesVector_2 = live & writesVector_1 & writesVector_ne_1; // readStage.ts:107
-  wire writesFlag_1 = live & ctx0_writes_scalar_or_25; // readStage.ts:108
-  wire ctx1_state_sel_and = issueInstruction & pick_1 == 3'd1; // rtCore.ts:437
-  wire ctx1_state_sel_and_3 = texture & here_1; // rtCore.ts:430
-  wire ctx1_state_sel_and_4 = instruction & here_1; // rtCore.ts:423
-  wire ctx1_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd1; // contexts.ts:95
-  wire ctx2_state_sel_and = issueInstruction & pick_1 == 3'd2; // rtCore.ts:437
-  wire ctx2_state_sel_and_3 = texture & here_2; // rtCore.ts:430
-  wire ctx2_state_sel_and_4 = instruction & here_2; // rtCore.ts:423
-  wire ctx2_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd2; // contexts.ts:95
-  wire ctx3_state_sel_and = issueInstruction & pick_1 == 3'd3; // rtCore.ts:437
-  wire ctx3_state_sel_and_3 = texture & here_3; // rtCore.ts:430
-  wire ctx3_state_sel_and_4 = instruction & here_3; // rtCore.ts:423
-  wire ctx3_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd3; // contexts.ts:95
-  wire ctx4_state_sel_and = issueInstruction & pick_1 == 3'd4; // rtCore.ts:437
-  wire ctx4_state_sel_and_3 = texture & here_4; // rtCore.ts:430
-  wire ctx4_state_sel_and_4 = instruction & here_4; // rtCore.ts:423
-  wire ctx4_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd4; // contexts.ts:95
-  wire ctx5_state_sel_and = issueInstruction & pick_1 == 3'd5; // rtCore.ts:437
-  wire ctx5_state_sel_and_3 = texture & here_5; // rtCore.ts:430
-  wire ctx5_state_sel_and_4 = instruction & here_5; // rtCore.ts:423
-  wire ctx5_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd5; // contexts.ts:95
-  wire ctx6_state_sel_and = issueInstruction & pick_1 == 3'd6; // rtCore.ts:437
-  wire ctx6_state_sel_and_3 = texture & here_6; // rtCore.ts:430
-  wire ctx6_state_sel_and_4 = instruction & here_6; // rtCore.ts:423
-  wire ctx6_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd6; // contexts.ts:95
-  wire ctx7_state_sel_and = issueInstruction & pick_1 == 3'd7; // rtCore.ts:437
-  wire ctx7_state_sel_and_3 = texture & here_7; // rtCore.ts:430
-  wire ctx7_state_sel_and_4 = instruction & here_7; // rtCore.ts:423
-  wire ctx7_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd7; // contexts.ts:95
+  wire v3_ne_0 = v3 != 4'd0; // readStage.ts:107
+  wire writesVector_2 = live & writesVector_1 & v3_ne_0; // readStage.ts:107
+  wire writesFlag_1 = live & op_eq_29_or_op_eq_21; // readStage.ts:108
+  wire issueInstruction_and_pick_1_eq_1 = issueInstruction & pick_1 == 3'd1; // rtCore.ts:437
+  wire texture_and_here_1 = texture & here_1; // rtCore.ts:430
+  wire instruction_and_here_1 = instruction & here_1; // rtCore.ts:423
+  wire ctx1_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd1; // contexts.ts:95
+  wire issueInstruction_and_pick_1_eq_2 = issueInstruction & pick_1 == 3'd2; // rtCore.ts:437
+  wire texture_and_here_2 = texture & here_2; // rtCore.ts:430
+  wire instruction_and_here_2 = instruction & here_2; // rtCore.ts:423
+  wire ctx2_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd2; // contexts.ts:95
+  wire issueInstruction_and_pick_1_eq_3 = issueInstruction & pick_1 == 3'd3; // rtCore.ts:437
+  wire texture_and_here_3 = texture & here_3; // rtCore.ts:430
+  wire instruction_and_here_3 = instruction & here_3; // rtCore.ts:423
+  wire ctx3_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd3; // contexts.ts:95
+  wire issueInstruction_and_pick_1_eq_4 = issueInstruction & pick_1 == 3'd4; // rtCore.ts:437
+  wire texture_and_here_4 = texture & here_4; // rtCore.ts:430
+  wire instruction_and_here_4 = instruction & here_4; // rtCore.ts:423
+  wire ctx4_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd4; // contexts.ts:95
+  wire issueInstruction_and_pick_1_eq_5 = issueInstruction & pick_1 == 3'd5; // rtCore.ts:437
+  wire texture_and_here_5 = texture & here_5; // rtCore.ts:430
+  wire instruction_and_here_5 = instruction & here_5; // rtCore.ts:423
+  wire ctx5_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd5; // contexts.ts:95
+  wire issueInstruction_and_pick_1_eq_6 = issueInstruction & pick_1 == 3'd6; // rtCore.ts:437
+  wire texture_and_here_6 = texture & here_6; // rtCore.ts:430
+  wire instruction_and_here_6 = instruction & here_6; // rtCore.ts:423
+  wire ctx6_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd6; // contexts.ts:95
+  wire issueInstruction_and_pick_1_eq_7 = issueInstruction & pick_1 == 3'd7; // rtCore.ts:437
+  wire texture_and_here_7 = texture & here_7; // rtCore.ts:430
+  wire instruction_and_here_7 = instruction & here_7; // rtCore.ts:423
+  wire ctx7_state_sel_and_5 = dispatch_launch_valid_and_dispatch_launch_ready & free_1 == 3'd7; // contexts.ts:95
   wire [2:0] scalar_rf_read_0_context = r_context; // rtCore.ts:225
   wire [4:0] scalar_rf_read_0_reg = s1; // rtCore.ts:226
   wire [2:0] scalar_rf_read_1_context = r_context; // rtCore.ts:225
   wire [4:0] fC = r_word[15:11]; // readStage.ts:65
-  wire [4:0] s2 = imem_addr_eq_19 ? fA : fC; // readStage.ts:72
+  wire [4:0] s2 = op_eq_60 ? fA : fC; // readStage.ts:72
   wire [4:0] scalar_rf_read_1_reg = s2; // rtCore.ts:226
-  wire wbScalarLaunch_eq = wb_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:357
-  wire wbScalarLaunch = wb_valid & (wbScalarLaunch_eq | dispatch_issued_eq_2); // rtCore.ts:357
+  wire wb_micro_eq_launchfirst = wb_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:357
+  wire wbScalarLaunch = wb_valid & (wb_micro_eq_launchfirst | wb_micro_eq_launchsecond); // rtCore.ts:357
   wire scalar_rf_write_en = writesScalar | wbScalarLaunch; // rtCore.ts:359
   wire [2:0] scalar_rf_write_at_context = wb_context; // rtCore.ts:360
-  wire [4:0] scalar_rf_write_at_reg = wbScalarLaunch ? (wbScalarLaunch_eq ? 5'd1 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:361
-  wire [31:0] scalar_rf_write_data = wbScalarLaunch ? (wbScalarLaunch_eq ? launch_pixel : launch_sp) : wb_scalar; // rtCore.ts:362
-  wire scalar_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
+  wire [4:0] scalar_rf_write_at_reg = wbScalarLaunch ? (wb_micro_eq_launchfirst ? 5'd1 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:361
+  wire [31:0] scalar_rf_write_data = wbScalarLaunch ? (wb_micro_eq_launchfirst ? launch_pixel : launch_sp) : wb_scalar; // rtCore.ts:362
+  wire scalar_rf_clear_en = dispatch_launch_valid_and_dispatch_launch_ready; // rtCore.ts:115
   wire [2:0] scalar_rf_clear_context = free_1; // rtCore.ts:116
   wire [2:0] vector_rf_read_0_context = r_context; // rtCore.ts:225
-  wire [3:0] v1 = imem_addr_eq_12 ? 4'd14 : ctx0_pc_sel_eq_30 | imem_addr_eq_20 ? v3 : fB[3:0]; // readStage.ts:73
+  wire [3:0] v1 = op_eq_58 ? 4'd14 : op_eq_39 | op_eq_63 ? v3 : fB[3:0]; // readStage.ts:73
   wire [3:0] vector_rf_read_0_reg = v1; // rtCore.ts:226
   wire [2:0] vector_rf_read_1_context = r_context; // rtCore.ts:225
-  wire [3:0] v2 = imem_addr_eq_12 ? 4'd15 : fC[3:0]; // readStage.ts:74
+  wire [3:0] v2 = op_eq_58 ? 4'd15 : fC[3:0]; // readStage.ts:74
   wire [3:0] vector_rf_read_1_reg = v2; // rtCore.ts:226
   wire [2:0] vector_rf_read_2_context = r_context; // rtCore.ts:225
   wire [3:0] vector_rf_read_2_reg = v3; // rtCore.ts:226
-  wire wbLaunch = wbScalarLaunch | wb_valid & dispatch_issued_eq_1; // rtCore.ts:358
+  wire wbLaunch = wbScalarLaunch | wb_valid & wb_micro_eq_launchthird; // rtCore.ts:358
   wire vector_rf_write_en = writesVector | wbLaunch; // rtCore.ts:363
   wire [2:0] vector_rf_write_at_context = wb_context; // rtCore.ts:364
-  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbScalarLaunch_eq ? 4'd14 : dispatch_issued_eq_2 ? 4'd15 : 4'd13) : dispatch_retire_vectorReg; // rtCore.ts:365
-  wire [127:0] vector_rf_write_data_mux_1 = wbScalarLaunch_eq ? launch_hit : dispatch_issued_eq_2 ? launch_normal : launch_parameters; // rtCore.ts:356
+  wire [3:0] vector_rf_write_at_reg_mux_1 = wb_micro_eq_launchfirst ? 4'd14 : wb_micro_eq_launchsecond ? 4'd15 : 4'd13; // rtCore.ts:356
+  wire [3:0] vector_rf_write_at_reg = wbLaunch ? vector_rf_write_at_reg_mux_1 : dispatch_retire_vectorReg; // rtCore.ts:365
+  wire [127:0] vector_rf_write_data_mux_1 = wb_micro_eq_launchfirst ? launch_hit : wb_micro_eq_launchsecond ? launch_normal : launch_parameters; // rtCore.ts:356
   wire [127:0] vector_rf_write_data = wbLaunch ? vector_rf_write_data_mux_1 : wb_vector; // rtCore.ts:366
-  wire vector_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
+  wire vector_rf_clear_en = dispatch_launch_valid_and_dispatch_launch_ready; // rtCore.ts:115
   wire [2:0] vector_rf_clear_context = free_1; // rtCore.ts:116
-  wire issueLatency_slice = pick_1[2]; // rtCore.ts:193
-  wire issueLatency_slice_1 = pick_1[1]; // rtCore.ts:193
-  wire issueLatency_slice_2 = pick_1[0]; // rtCore.ts:193
+  wire pick_1_bit_2 = pick_1[2]; // rtCore.ts:193
+  wire pick_1_bit_1 = pick_1[1]; // rtCore.ts:193
+  wire pick_1_bit_0 = pick_1[0]; // rtCore.ts:193
   wire [5:0] latency = late_7 ? late_add_7 : dispatch_issued_mux_82; // rtCore.ts:176
   wire [5:0] latency_1 = late_6 ? late_add_6 : dispatch_issued_mux_72; // rtCore.ts:176
   wire [5:0] latency_2 = late_5 ? late_add_5 : dispatch_issued_mux_62; // rtCore.ts:176
   wire [5:0] latency_3 = late_4 ? late_add_4 : dispatch_issued_mux_52; // rtCore.ts:176
-  wire [5:0] issueLatency_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? latency : latency_1) : issueLatency_slice_2 ? latency_2 : latency_3; // rtCore.ts:193
+  wire [5:0] issueLatency_mux_2 = pick_1_bit_1 ? (pick_1_bit_0 ? latency : latency_1) : pick_1_bit_0 ? latency_2 : latency_3; // rtCore.ts:193
   wire [5:0] latency_4 = late_3 ? late_add_3 : dispatch_issued_mux_42; // rtCore.ts:176
   wire [5:0] latency_5 = late_2 ? late_add_2 : dispatch_issued_mux_32; // rtCore.ts:176
   wire [5:0] latency_6 = late_1 ? late_add_1 : dispatch_issued_mux_22; // rtCore.ts:176
   wire [5:0] latency_7 = late ? late_add : dispatch_issued_mux_12; // rtCore.ts:176
-  wire [5:0] issueLatency_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? latency_4 : latency_5) : issueLatency_slice_2 ? latency_6 : latency_7; // rtCore.ts:193
-  wire [5:0] issueLatency = issueMicro ? 6'd3 : issueLatency_slice ? issueLatency_mux_2 : issueLatency_mux_5; // rtCore.ts:193
-  wire rValid_or = issueMicro | issueInstruction; // rtCore.ts:218
-  wire [36:0] wb_booked_or_1 = {1'd0, wb_booked[36:1]} | (rValid_or ? 37'd1 << issueLatency - 6'd1 : 37'd0); // completionSchedule.ts:51
-  wire lands = rValid_or & issueLatency == 6'd2; // completionSchedule.ts:54
+  wire [5:0] issueLatency_mux_5 = pick_1_bit_1 ? (pick_1_bit_0 ? latency_4 : latency_5) : pick_1_bit_0 ? latency_6 : latency_7; // rtCore.ts:193
+  wire [5:0] issueLatency = issueMicro ? 6'd3 : pick_1_bit_2 ? issueLatency_mux_2 : issueLatency_mux_5; // rtCore.ts:193
+  wire issueMicro_or_issueInstruction = issueMicro | issueInstruction; // rtCore.ts:218
+  wire [36:0] wb_booked_or_1 = {1'd0, wb_booked[36:1]} | (issueMicro_or_issueInstruction ? 37'd1 << issueLatency - 6'd1 : 37'd0); // completionSchedule.ts:51
+  wire lands = issueMicro_or_issueInstruction & issueLatency == 6'd2; // completionSchedule.ts:54
   wire [2:0] issueContext = issueMicro ? launch_context : pick_1; // rtCore.ts:191
   wire [2:0] wb_slot1_micro_mux_1 = issueMicro ? dispatch_issued_mux_2 : 3'd0; // completionSchedule.ts:16
-  wire issueLate_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? late_7 : late_6) : issueLatency_slice_2 ? late_5 : late_4; // rtCore.ts:194
-  wire issueLate_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? late_3 : late_2) : issueLatency_slice_2 ? late_1 : late; // rtCore.ts:194
-  wire issueLate = issueInstruction & (issueLatency_slice ? issueLate_mux_2 : issueLate_mux_5); // rtCore.ts:194
-  wire lands_1 = rValid_or & issueLatency == 6'd3; // completionSchedule.ts:54
-  wire lands_2 = rValid_or & issueLatency == 6'd4; // completionSchedule.ts:54
-  wire lands_3 = rValid_or & issueLatency == 6'd5; // completionSchedule.ts:54
-  wire lands_4 = rValid_or & issueLatency == 6'd6; // completionSchedule.ts:54
-  wire lands_5 = rValid_or & issueLatency == 6'd7; // completionSchedule.ts:54
-  wire lands_6 = rValid_or & issueLatency == 6'd8; // completionSchedule.ts:54
-  wire lands_7 = rValid_or & issueLatency == 6'd9; // completionSchedule.ts:54
-  wire lands_8 = rValid_or & issueLatency == 6'd10; // completionSchedule.ts:54
-  wire lands_9 = rValid_or & issueLatency == 6'd11; // completionSchedule.ts:54
-  wire lands_10 = rValid_or & issueLatency == 6'd12; // completionSchedule.ts:54
-  wire lands_11 = rValid_or & issueLatency == 6'd13; // completionSchedule.ts:54
-  wire lands_12 = rValid_or & issueLatency == 6'd14; // completionSchedule.ts:54
-  wire lands_13 = rValid_or & issueLatency == 6'd15; // completionSchedule.ts:54
-  wire lands_14 = rValid_or & issueLatency == 6'd16; // completionSchedule.ts:54
-  wire lands_15 = rValid_or & issueLatency == 6'd17; // completionSchedule.ts:54
-  wire lands_16 = rValid_or & issueLatency == 6'd18; // completionSchedule.ts:54
-  wire lands_17 = rValid_or & issueLatency == 6'd19; // completionSchedule.ts:54
-  wire lands_18 = rValid_or & issueLatency == 6'd20; // completionSchedule.ts:54
-  wire lands_19 = rValid_or & issueLatency == 6'd21; // completionSchedule.ts:54
-  wire lands_20 = rValid_or & issueLatency == 6'd22; // completionSchedule.ts:54
-  wire lands_21 = rValid_or & issueLatency == 6'd23; // completionSchedule.ts:54
-  wire lands_22 = rValid_or & issueLatency == 6'd24; // completionSchedule.ts:54
-  wire lands_23 = rValid_or & issueLatency == 6'd25; // completionSchedule.ts:54
-  wire lands_24 = rValid_or & issueLatency == 6'd26; // completionSchedule.ts:54
-  wire lands_25 = rValid_or & issueLatency == 6'd27; // completionSchedule.ts:54
-  wire lands_26 = rValid_or & issueLatency == 6'd28; // completionSchedule.ts:54
-  wire lands_27 = rValid_or & issueLatency == 6'd29; // completionSchedule.ts:54
-  wire lands_28 = rValid_or & issueLatency == 6'd30; // completionSchedule.ts:54
-  wire lands_29 = rValid_or & issueLatency == 6'd31; // completionSchedule.ts:54
-  wire lands_30 = rValid_or & issueLatency == 6'd32; // completionSchedule.ts:54
-  wire lands_31 = rValid_or & issueLatency == 6'd33; // completionSchedule.ts:54
-  wire lands_32 = rValid_or & issueLatency == 6'd34; // completionSchedule.ts:54
-  wire lands_33 = rValid_or & issueLatency == 6'd35; // completionSchedule.ts:54
-  wire lands_34 = rValid_or & issueLatency == 6'd36; // completionSchedule.ts:54
+  wire issueLate_mux_2 = pick_1_bit_1 ? (pick_1_bit_0 ? late_7 : late_6) : pick_1_bit_0 ? late_5 : late_4; // rtCore.ts:194
+  wire issueLate_mux_5 = pick_1_bit_1 ? (pick_1_bit_0 ? late_3 : late_2) : pick_1_bit_0 ? late_1 : late; // rtCore.ts:194
+  wire issueLate = issueInstruction & (pick_1_bit_2 ? issueLate_mux_2 : issueLate_mux_5); // rtCore.ts:194
+  wire lands_1 = issueMicro_or_issueInstruction & issueLatency == 6'd3; // completionSchedule.ts:54
+  wire lands_2 = issueMicro_or_issueInstruction & issueLatency == 6'd4; // completionSchedule.ts:54
+  wire lands_3 = issueMicro_or_issueInstruction & issueLatency == 6'd5; // completionSchedule.ts:54
+  wire lands_4 = issueMicro_or_issueInstruction & issueLatency == 6'd6; // completionSchedule.ts:54
+  wire lands_5 = issueMicro_or_issueInstruction & issueLatency == 6'd7; // completionSchedule.ts:54
+  wire lands_6 = issueMicro_or_issueInstruction & issueLatency == 6'd8; // completionSchedule.ts:54
+  wire lands_7 = issueMicro_or_issueInstruction & issueLatency == 6'd9; // completionSchedule.ts:54
+  wire lands_8 = issueMicro_or_issueInstruction & issueLatency == 6'd10; // completionSchedule.ts:54
+  wire lands_9 = issueMicro_or_issueInstruction & issueLatency == 6'd11; // completionSchedule.ts:54
+  wire lands_10 = issueMicro_or_issueInstruction & issueLatency == 6'd12; // completionSchedule.ts:54
+  wire lands_11 = issueMicro_or_issueInstruction & issueLatency == 6'd13; // completionSchedule.ts:54
+  wire lands_12 = issueMicro_or_issueInstruction & issueLatency == 6'd14; // completionSchedule.ts:54
+  wire lands_13 = issueMicro_or_issueInstruction & issueLatency == 6'd15; // completionSchedule.ts:54
+  wire lands_14 = issueMicro_or_issueInstruction & issueLatency == 6'd16; // completionSchedule.ts:54
+  wire lands_15 = issueMicro_or_issueInstruction & issueLatency == 6'd17; // completionSchedule.ts:54
+  wire lands_16 = issueMicro_or_issueInstruction & issueLatency == 6'd18; // completionSchedule.ts:54
+  wire lands_17 = issueMicro_or_issueInstruction & issueLatency == 6'd19; // completionSchedule.ts:54
+  wire lands_18 = issueMicro_or_issueInstruction & issueLatency == 6'd20; // completionSchedule.ts:54
+  wire lands_19 = issueMicro_or_issueInstruction & issueLatency == 6'd21; // completionSchedule.ts:54
+  wire lands_20 = issueMicro_or_issueInstruction & issueLatency == 6'd22; // completionSchedule.ts:54
+  wire lands_21 = issueMicro_or_issueInstruction & issueLatency == 6'd23; // completionSchedule.ts:54
+  wire lands_22 = issueMicro_or_issueInstruction & issueLatency == 6'd24; // completionSchedule.ts:54
+  wire lands_23 = issueMicro_or_issueInstruction & issueLatency == 6'd25; // completionSchedule.ts:54
+  wire lands_24 = issueMicro_or_issueInstruction & issueLatency == 6'd26; // completionSchedule.ts:54
+  wire lands_25 = issueMicro_or_issueInstruction & issueLatency == 6'd27; // completionSchedule.ts:54
+  wire lands_26 = issueMicro_or_issueInstruction & issueLatency == 6'd28; // completionSchedule.ts:54
+  wire lands_27 = issueMicro_or_issueInstruction & issueLatency == 6'd29; // completionSchedule.ts:54
+  wire lands_28 = issueMicro_or_issueInstruction & issueLatency == 6'd30; // completionSchedule.ts:54
+  wire lands_29 = issueMicro_or_issueInstruction & issueLatency == 6'd31; // completionSchedule.ts:54
+  wire lands_30 = issueMicro_or_issueInstruction & issueLatency == 6'd32; // completionSchedule.ts:54
+  wire lands_31 = issueMicro_or_issueInstruction & issueLatency == 6'd33; // completionSchedule.ts:54
+  wire lands_32 = issueMicro_or_issueInstruction & issueLatency == 6'd34; // completionSchedule.ts:54
+  wire lands_33 = issueMicro_or_issueInstruction & issueLatency == 6'd35; // completionSchedule.ts:54
+  wire lands_34 = issueMicro_or_issueInstruction & issueLatency == 6'd36; // completionSchedule.ts:54
   wire valid = wb_booked[1]; // completionSchedule.ts:47
-  wire [3:0] int_divider_busy_sel_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_ir_unit : ctx6_ir_unit) : issueLatency_slice_2 ? ctx5_ir_unit : ctx4_ir_unit; // rtCore.ts:101
-  wire [3:0] int_divider_busy_sel_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_ir_unit : ctx2_ir_unit) : issueLatency_slice_2 ? ctx1_ir_unit : ctx0_ir_unit; // rtCore.ts:101
-  wire [3:0] int_divider_busy_sel_mux_6 = issueLatency_slice ? int_divider_busy_sel_mux_2 : int_divider_busy_sel_mux_5; // rtCore.ts:101
-  wire [3:0] int_divider_busy_sel_mux_9 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_unit : ctx6_unit) : dispatch_retire_valid_slice_2 ? ctx5_unit : ctx4_unit; // rtCore.ts:101
-  wire [3:0] int_divider_busy_sel_mux_12 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_unit : ctx2_unit) : dispatch_retire_valid_slice_2 ? ctx1_unit : ctx0_unit; // rtCore.ts:101
-  wire [3:0] int_divider_busy_sel_mux_13 = dispatch_retire_valid_slice ? int_divider_busy_sel_mux_9 : int_divider_busy_sel_mux_12; // rtCore.ts:101
+  wire [3:0] int_divider_busy_sel_mux_2 = pick_1_bit_1 ? (pick_1_bit_0 ? ctx7_ir_unit : ctx6_ir_unit) : pick_1_bit_0 ? ctx5_ir_unit : ctx4_ir_unit; // rtCore.ts:101
+  wire [3:0] int_divider_busy_sel_mux_5 = pick_1_bit_1 ? (pick_1_bit_0 ? ctx3_ir_unit : ctx2_ir_unit) : pick_1_bit_0 ? ctx1_ir_unit : ctx0_ir_unit; // rtCore.ts:101
+  wire int_divider_busy_sel_eq = (pick_1_bit_2 ? int_divider_busy_sel_mux_2 : int_divider_busy_sel_mux_5) == 4'd8; // rtCore.ts:206
+  wire [3:0] int_divider_busy_sel_mux_9 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_unit : ctx6_unit) : wb_context_bit_0 ? ctx5_unit : ctx4_unit; // rtCore.ts:101
+  wire [3:0] int_divider_busy_sel_mux_12 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_unit : ctx2_unit) : wb_context_bit_0 ? ctx1_unit : ctx0_unit; // rtCore.ts:101
+  wire [3:0] int_divider_busy_sel_mux_13 = wb_context_bit_2 ? int_divider_busy_sel_mux_9 : int_divider_busy_sel_mux_12; // rtCore.ts:101
   wire pick_2 = issueInstruction; // rtCore.ts:189
-  wire [31:0] r_word_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_ir : ctx6_ir) : issueLatency_slice_2 ? ctx5_ir : ctx4_ir; // rtCore.ts:101
-  wire [31:0] r_word_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_ir : ctx2_ir) : issueLatency_slice_2 ? ctx1_ir : ctx0_ir; // rtCore.ts:101
-  wire [31:0] r_pc_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_pc : ctx6_pc) : issueLatency_slice_2 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
-  wire [31:0] r_pc_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_pc : ctx2_pc) : issueLatency_slice_2 ? ctx1_pc : ctx0_pc; // rtCore.ts:101
-  wire fetching = r_valid & (fetchPc_eq | live); // rtCore.ts:245
+  wire [31:0] r_word_mux_2 = pick_1_bit_1 ? (pick_1_bit_0 ? ctx7_ir : ctx6_ir) : pick_1_bit_0 ? ctx5_ir : ctx4_ir; // rtCore.ts:101
+  wire [31:0] r_word_mux_5 = pick_1_bit_1 ? (pick_1_bit_0 ? ctx3_ir : ctx2_ir) : pick_1_bit_0 ? ctx1_ir : ctx0_ir; // rtCore.ts:101
+  wire [31:0] r_pc_mux_2 = pick_1_bit_1 ? (pick_1_bit_0 ? ctx7_pc : ctx6_pc) : pick_1_bit_0 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
+  wire [31:0] r_pc_mux_5 = pick_1_bit_1 ? (pick_1_bit_0 ? ctx3_pc : ctx2_pc) : pick_1_bit_0 ? ctx1_pc : ctx0_pc; // rtCore.ts:101
+  wire fetching = r_valid & (r_micro_eq_launchfirst | live); // rtCore.ts:245
   wire [31:0] s2_1 = s2 == 5'd31 ? pcPlus4 : scalar_rf_rdata_1; // readStage.ts:80
   wire [1:0] lane = r_word[1:0]; // readStage.ts:100
-  wire traceQuery = imem_addr_eq_12 & writesVector_ne_1; // readStage.ts:111
+  wire traceQuery = op_eq_58 & v3_ne_0; // readStage.ts:111
   wire fadd0_in_valid = 1'd1; // execute.ts:144
   wire [31:0] fadd0_a = fadd0_a_1; // execute.ts:147
   wire [31:0] fadd0_b = fadd0_b_1; // execute.ts:148
-  wire [31:0] fadd0_a_1_slice = vector_rf_rdata_0[31:0]; // execute.ts:13
-  wire fadd0_a_1_or_2 = ctx0_pc_sel_eq_18 | ctx0_pc_sel_eq_19 | ctx0_pc_sel_eq_20 | ctx0_pc_sel_eq_21; // decode.ts:37
-  wire fadd0_a_1_or_5 = fadd0_a_1_or_2 | ctx0_pc_sel_eq_22 | ctx0_pc_sel_eq_25 | ctx0_pc_sel_eq_26; // decode.ts:37
-  wire fadd0_a_1_or_7 = fadd0_a_1_or_5 | ctx0_pc_sel_eq_27 | ctx0_pc_sel_eq_29; // decode.ts:37
-  wire [31:0] fadd0_a_1_mux = fadd0_a_1_or_7 ? s1_1 : fadd0_a_1_slice; // execute.ts:138
-  wire [31:0] fadd0_b_1_slice = vector_rf_rdata_0[63:32]; // execute.ts:13
-  wire fadd0_b_1_or_2 = ctx0_pc_sel_eq_5 | ctx0_pc_sel_eq_6 | ctx0_pc_sel_eq_7 | ctx0_pc_sel_eq_8; // decode.ts:37
-  wire [31:0] fadd0_b_1_mux_1 = fadd0_a_1_or_7 ? s2_1 : fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[31:0]; // execute.ts:139
-  wire [1:0] sub_slice = op[1:0]; // decode.ts:50
-  wire sub = sub_slice == 2'd1; // decode.ts:50
-  wire [31:0] b_mux = ctx0_pc_sel_eq_27 ? fadd0_b_1_slice : {fadd0_b_1_mux_1[31] ^ sub, fadd0_b_1_mux_1[30:0]}; // execute.ts:146
+  wire [31:0] vector_rf_rdata_0_bits_31_0 = vector_rf_rdata_0[31:0]; // execute.ts:13
+  wire op_eq_16_or_op_eq_17_or_op_eq_18_or_op_eq_19 = op_eq_16 | op_eq_17 | op_eq_18 | op_eq_19; // decode.ts:37
+  wire fadd0_a_1_or_5 = op_eq_16_or_op_eq_17_or_op_eq_18_or_op_eq_19 | op_eq_21 | op_eq_34 | op_eq_35; // decode.ts:37
+  wire fadd0_a_1_or_7 = fadd0_a_1_or_5 | op_eq_36 | op_eq_38; // decode.ts:37
+  wire [31:0] fadd0_a_1_mux = fadd0_a_1_or_7 ? s1_1 : vector_rf_rdata_0_bits_31_0; // execute.ts:138
+  wire [31:0] vector_rf_rdata_0_bits_63_32 = vector_rf_rdata_0[63:32]; // execute.ts:13
+  wire op_eq_8_or_op_eq_9_or_op_eq_10_or_op_eq_11 = op_eq_8 | op_eq_9 | op_eq_10 | op_eq_11; // decode.ts:37
+  wire [31:0] fadd0_b_1_mux = op_eq_8_or_op_eq_9_or_op_eq_10_or_op_eq_11 ? s2_1 : vector_rf_rdata_1[31:0]; // execute.ts:137
+  wire [31:0] fadd0_b_1_mux_1 = fadd0_a_1_or_7 ? s2_1 : fadd0_b_1_mux; // execute.ts:139
+  wire [1:0] op_bits_1_0 = op[1:0]; // decode.ts:50
+  wire sub = op_bits_1_0 == 2'd1; // decode.ts:50
+  wire [31:0] b_mux = op_eq_36 ? vector_rf_rdata_0_bits_63_32 : {fadd0_b_1_mux_1[31] ^ sub, fadd0_b_1_mux_1[30:0]}; // execute.ts:146
   wire fadd1_in_valid = 1'd1; // execute.ts:144
   wire [31:0] fadd1_a = fadd1_a_1; // execute.ts:147
   wire [31:0] fadd1_b = fadd1_b_1; // execute.ts:148
-  wire [31:0] fadd1_a_1_slice = vector_rf_rdata_0[95:64]; // execute.ts:13
-  wire [31:0] fadd1_b_1_slice = vector_rf_rdata_0[127:96]; // execute.ts:13
-  wire [31:0] fadd1_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[63:32]; // execute.ts:137
-  wire [31:0] b_mux_1 = ctx0_pc_sel_eq_27 ? fadd1_b_1_slice : {fadd1_b_1_mux[31] ^ sub, fadd1_b_1_mux[30:0]}; // execute.ts:146
+  wire [31:0] vector_rf_rdata_0_bits_95_64 = vector_rf_rdata_0[95:64]; // execute.ts:13
+  wire [31:0] vector_rf_rdata_0_bits_127_96 = vector_rf_rdata_0[127:96]; // execute.ts:13
+  wire [31:0] fadd1_b_1_mux = op_eq_8_or_op_eq_9_or_op_eq_10_or_op_eq_11 ? s2_1 : vector_rf_rdata_1[63:32]; // execute.ts:137
+  wire [31:0] b_mux_1 = op_eq_36 ? vector_rf_rdata_0_bits_127_96 : {fadd1_b_1_mux[31] ^ sub, fadd1_b_1_mux[30:0]}; // execute.ts:146
   wire fadd2_in_valid = 1'd1; // execute.ts:144
   wire [31:0] fadd2_a = fadd2_a_1; // execute.ts:147
   wire [31:0] fadd2_b = fadd2_b_1; // execute.ts:148
-  wire [31:0] fadd2_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[95:64]; // execute.ts:137
+  wire [31:0] fadd2_b_1_mux = op_eq_8_or_op_eq_9_or_op_eq_10_or_op_eq_11 ? s2_1 : vector_rf_rdata_1[95:64]; // execute.ts:137
   wire fadd3_in_valid = 1'd1; // execute.ts:144
   wire [31:0] fadd3_a = fadd3_a_1; // execute.ts:147
   wire [31:0] fadd3_b = fadd3_b_1; // execute.ts:148
-  wire [31:0] fadd3_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[127:96]; // execute.ts:137
+  wire [31:0] fadd3_b_1_mux = op_eq_8_or_op_eq_9_or_op_eq_10_or_op_eq_11 ? s2_1 : vector_rf_rdata_1[127:96]; // execute.ts:137
   wire freduce_in_valid = 1'd1; // execute.ts:152
   wire [31:0] freduce_a = freduce_a_1; // execute.ts:153
   wire [31:0] freduce_b = freduce_b_1; // execute.ts:154
@@ -1060,10 +1053,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] fmul0_a = fmul0_a_1; // execute.ts:161
   wire [31:0] fmul0_b = fmul0_b_1; // execute.ts:162
   wire live_1 = live; // execute.ts:171
-  wire floatOp_1 = ctx0_pc_sel_or_6 | fadd0_a_1_or_2; // execute.ts:156
-  wire multipliers_and = live & floatOp_1; // execute.ts:175
-  wire mul_1 = sub_slice == 2'd2; // decode.ts:51
-  wire multipliers_and_1 = multipliers_and & mul_1; // execute.ts:175
+  wire floatOp_1 = ctx0_pc_sel_or_6 | op_eq_16_or_op_eq_17_or_op_eq_18_or_op_eq_19; // execute.ts:156
+  wire live_and_floatOp_1 = live & floatOp_1; // execute.ts:175
+  wire mul_1 = op_bits_1_0 == 2'd2; // decode.ts:51
+  wire live_and_floatOp_1_and_mul_1 = live_and_floatOp_1 & mul_1; // execute.ts:175
   wire fmul1_in_valid = 1'd1; // execute.ts:160
   wire [31:0] fmul1_a = fmul1_a_1; // execute.ts:161
   wire [31:0] fmul1_b = fmul1_b_1; // execute.ts:162
@@ -1076,8 +1069,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire fdiv0_in_valid = 1'd1; // execute.ts:160
   wire [31:0] fdiv0_a = fdiv0_a_1; // execute.ts:161
   wire [31:0] fdiv0_b = fdiv0_b_1; // execute.ts:162
-  wire div_1 = sub_slice == 2'd3; // decode.ts:52
-  wire dividers_and = multipliers_and & div_1; // execute.ts:176
+  wire div_1 = op_bits_1_0 == 2'd3; // decode.ts:52
+  wire live_and_floatOp_1_and_div_1 = live_and_floatOp_1 & div_1; // execute.ts:176
   wire fdiv1_in_valid = 1'd1; // execute.ts:160
   wire [31:0] fdiv1_a = fdiv1_a_1; // execute.ts:161
   wire [31:0] fdiv1_b = fdiv1_b_1; // execute.ts:162
@@ -1093,43 +1086,42 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] itof_a = itof_a_1; // execute.ts:168
   wire ftoi_in_valid = 1'd1; // execute.ts:167
   wire [31:0] ftoi_a = ftoi_a_1; // execute.ts:168
-  wire int_divider_start_and = ex_valid & ~ex_halts; // execute.ts:84
-  wire int_divider_start_eq_1 = ex_op == 6'd43; // decode.ts:37
-  wire int_divider_start = int_divider_start_and & (ex_op == 6'd27 | int_divider_start_eq_1); // execute.ts:84
+  wire ex_valid_and_not_ex_halts = ex_valid & ~ex_halts; // execute.ts:84
+  wire ex_op_eq_43 = ex_op == 6'd43; // decode.ts:37
+  wire int_divider_start = ex_valid_and_not_ex_halts & (ex_op == 6'd27 | ex_op_eq_43); // execute.ts:84
   wire [31:0] int_divider_a = ex_s1; // execute.ts:85
-  wire int_divider_b_or_2 = ex_op == 6'd40 | ex_op == 6'd41 | ex_op == 6'd42 | int_divider_start_eq_1; // decode.ts:37
-  wire [31:0] b = int_divider_b_or_2 ? ex_imm : ex_s2; // execute.ts:79
+  wire [31:0] b = ex_op == 6'd40 | ex_op == 6'd41 | ex_op == 6'd42 | ex_op_eq_43 ? ex_imm : ex_s2; // execute.ts:79
   wire [31:0] int_divider_b = b; // execute.ts:86
   wire fcmp_in_valid = 1'd1; // execute.ts:89
-  wire fcmp_a_eq = ex_op == 6'd21; // decode.ts:37
-  wire [31:0] fcmp_a = fcmp_a_eq ? ex_s1 : 32'd0; // execute.ts:90
-  wire [31:0] fcmp_b = fcmp_a_eq ? ex_s2 : 32'd0; // execute.ts:91
-  wire [15:0] scalar_slice = ex_imm[15:0]; // execute.ts:106
-  wire [31:0] scalar_concat = {scalar_slice, ex_s1[15:0]}; // execute.ts:106
-  wire [31:0] scalar_concat_1 = {ex_s1[31:16], scalar_slice}; // execute.ts:107
-  wire scalar_eq = ex_lane == 2'd0; // execute.ts:94
-  wire [31:0] scalar_slice_3 = ex_v1[31:0]; // execute.ts:13
-  wire scalar_eq_1 = ex_lane == 2'd1; // execute.ts:94
-  wire [31:0] scalar_slice_4 = ex_v1[63:32]; // execute.ts:13
-  wire scalar_eq_2 = ex_lane == 2'd2; // execute.ts:94
-  wire [31:0] scalar_slice_5 = ex_v1[95:64]; // execute.ts:13
-  wire [31:0] scalar_slice_6 = ex_v1[127:96]; // execute.ts:13
-  wire [31:0] scalar_mux_1 = scalar_eq_1 ? scalar_slice_4 : scalar_eq_2 ? scalar_slice_5 : scalar_slice_6; // execute.ts:108
-  wire scalar_sel_eq_11 = ex_op == 6'd47; // execute.ts:110
-  wire _match_3 = ex_op == 6'd44 | scalar_sel_eq_11; // execute.ts:110
-  wire scalar_sel_eq_13 = ex_op == 6'd63; // execute.ts:110
-  wire [127:0] vector_concat = {ex_lane == 2'd3 ? ex_s1 : scalar_slice_6, scalar_eq_2 ? ex_s1 : scalar_slice_5, scalar_eq_1 ? ex_s1 : scalar_slice_4, scalar_eq ? ex_s1 : scalar_slice_3}; // execute.ts:14
-  wire access = int_divider_start_and & (_match_3 | (ex_op == 6'd60 | scalar_sel_eq_13)); // memoryStage.ts:31
-  wire m1_main_slice_1 = ex_context[1]; // rtCore.ts:101
-  wire m1_main_slice_2 = ex_context[0]; // rtCore.ts:101
-  wire [4:0] m1_main_mux_2 = m1_main_slice_1 ? (m1_main_slice_2 ? ctx7_thread : ctx6_thread) : m1_main_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
-  wire [4:0] m1_main_mux_5 = m1_main_slice_1 ? (m1_main_slice_2 ? ctx3_thread : ctx2_thread) : m1_main_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
+  wire ex_op_eq_21 = ex_op == 6'd21; // decode.ts:37
+  wire [31:0] fcmp_a = ex_op_eq_21 ? ex_s1 : 32'd0; // execute.ts:90
+  wire [31:0] fcmp_b = ex_op_eq_21 ? ex_s2 : 32'd0; // execute.ts:91
+  wire [15:0] ex_imm_bits_15_0 = ex_imm[15:0]; // execute.ts:106
+  wire [31:0] scalar_concat = {ex_imm_bits_15_0, ex_s1[15:0]}; // execute.ts:106
+  wire [31:0] scalar_concat_1 = {ex_s1[31:16], ex_imm_bits_15_0}; // execute.ts:107
+  wire ex_lane_eq_0 = ex_lane == 2'd0; // execute.ts:94
+  wire [31:0] ex_v1_bits_31_0 = ex_v1[31:0]; // execute.ts:13
+  wire ex_lane_eq_1 = ex_lane == 2'd1; // execute.ts:94
+  wire [31:0] ex_v1_bits_63_32 = ex_v1[63:32]; // execute.ts:13
+  wire ex_lane_eq_2 = ex_lane == 2'd2; // execute.ts:94
+  wire [31:0] ex_v1_bits_95_64 = ex_v1[95:64]; // execute.ts:13
+  wire [31:0] ex_v1_bits_127_96 = ex_v1[127:96]; // execute.ts:13
+  wire [31:0] scalar_mux_1 = ex_lane_eq_1 ? ex_v1_bits_63_32 : ex_lane_eq_2 ? ex_v1_bits_95_64 : ex_v1_bits_127_96; // execute.ts:108
+  wire ex_op_eq_47 = ex_op == 6'd47; // execute.ts:110
+  wire ex_op_eq_44_or_ex_op_eq_47 = ex_op == 6'd44 | ex_op_eq_47; // execute.ts:110
+  wire ex_op_eq_63 = ex_op == 6'd63; // execute.ts:110
+  wire [127:0] vector_concat = {ex_lane == 2'd3 ? ex_s1 : ex_v1_bits_127_96, ex_lane_eq_2 ? ex_s1 : ex_v1_bits_95_64, ex_lane_eq_1 ? ex_s1 : ex_v1_bits_63_32, ex_lane_eq_0 ? ex_s1 : ex_v1_bits_31_0}; // execute.ts:14
+  wire access = ex_valid_and_not_ex_halts & (ex_op_eq_44_or_ex_op_eq_47 | (ex_op == 6'd60 | ex_op_eq_63)); // memoryStage.ts:31
+  wire ex_context_bit_1 = ex_context[1]; // rtCore.ts:101
+  wire ex_context_bit_0 = ex_context[0]; // rtCore.ts:101
+  wire [4:0] m1_main_mux_2 = ex_context_bit_1 ? (ex_context_bit_0 ? ctx7_thread : ctx6_thread) : ex_context_bit_0 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
+  wire [4:0] m1_main_mux_5 = ex_context_bit_1 ? (ex_context_bit_0 ? ctx3_thread : ctx2_thread) : ex_context_bit_0 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
   wire [4:0] m1_main_mux_6 = ex_context[2] ? m1_main_mux_2 : m1_main_mux_5; // rtCore.ts:101
   wire [31:0] own_concat = {11'h400, m1_main_mux_6, 16'd0}; // memoryStage.ts:34
-  wire m1_main_or_1 = scalar_sel_eq_11 | scalar_sel_eq_13; // decode.ts:37
-  wire own_not = ~m1_main_or_1; // memoryStage.ts:34
-  wire own = scalar[31:16] == own_concat[31:16] & (own_not | scalar[15:2] <= 14'h3ffc); // memoryStage.ts:34
-  wire constant = scalar[31:15] == 17'h4000 & _match_3 & own_not; // memoryStage.ts:35
+  wire ex_op_eq_47_or_ex_op_eq_63 = ex_op_eq_47 | ex_op_eq_63; // decode.ts:37
+  wire not_ex_op_eq_47_or_ex_op_eq_63 = ~ex_op_eq_47_or_ex_op_eq_63; // memoryStage.ts:34
+  wire own = scalar[31:16] == own_concat[31:16] & (not_ex_op_eq_47_or_ex_op_eq_63 | scalar[15:2] <= 14'h3ffc); // memoryStage.ts:34
+  wire constant = scalar[31:15] == 17'h4000 & ex_op_eq_44_or_ex_op_eq_47 & not_ex_op_eq_47_or_ex_op_eq_63; // memoryStage.ts:35
   wire fault = access & ~own & ~constant; // memoryStage.ts:36
   wire missed = m2_main & ~mem_resp_done; // memoryStage.ts:61
   wire bad = m2_fault | missed; // memoryStage.ts:64
@@ -1137,13 +1129,13 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [127:0] loadedVector = bad ? 128'd0 : mem_resp_data; // memoryStage.ts:68
   wire signedLess = $signed(ex_s1) < $signed(b); // execute.ts:92
   wire [1:0] intFlag = ex_s1 == b ? 2'd0 : signedLess ? 2'd3 : 2'd2; // execute.ts:93
-  wire [1:0] flag = fcmp_a_eq ? fcmp_flags : intFlag; // execute.ts:123
+  wire [1:0] flag = ex_op_eq_21 ? fcmp_flags : intFlag; // execute.ts:123
   wire [95:0] direction = ex_v2[95:0]; // execute.ts:124
   wire [95:0] query = ex_trace_query ? ex_query : 96'hff007f80000000000000; // execute.ts:125
-  wire wb_scalar_slice_1 = wb_slot1_context[1]; // rtCore.ts:101
-  wire wb_scalar_slice_2 = wb_slot1_context[0]; // rtCore.ts:101
-  wire [3:0] wb_scalar_mux_2 = wb_scalar_slice_1 ? (wb_scalar_slice_2 ? ctx7_unit : ctx6_unit) : wb_scalar_slice_2 ? ctx5_unit : ctx4_unit; // rtCore.ts:101
-  wire [3:0] wb_scalar_mux_5 = wb_scalar_slice_1 ? (wb_scalar_slice_2 ? ctx3_unit : ctx2_unit) : wb_scalar_slice_2 ? ctx1_unit : ctx0_unit; // rtCore.ts:101
+  wire wb_slot1_context_bit_1 = wb_slot1_context[1]; // rtCore.ts:101
+  wire wb_slot1_context_bit_0 = wb_slot1_context[0]; // rtCore.ts:101
+  wire [3:0] wb_scalar_mux_2 = wb_slot1_context_bit_1 ? (wb_slot1_context_bit_0 ? ctx7_unit : ctx6_unit) : wb_slot1_context_bit_0 ? ctx5_unit : ctx4_unit; // rtCore.ts:101
+  wire [3:0] wb_scalar_mux_5 = wb_slot1_context_bit_1 ? (wb_slot1_context_bit_0 ? ctx3_unit : ctx2_unit) : wb_slot1_context_bit_0 ? ctx1_unit : ctx0_unit; // rtCore.ts:101
   wire [3:0] wb_scalar_mux_6 = wb_slot1_context[2] ? wb_scalar_mux_2 : wb_scalar_mux_5; // rtCore.ts:101
   wire loadLate = wb_scalar_mux_6 == 4'd9; // rtCore.ts:285
   wire [31:0] scalar_1 = loadLate ? held_loaded_scalar : held_ex_scalar; // rtCore.ts:287
@@ -1165,9 +1157,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [4:0] events_enq_bits_event_thread = leavingEvent_event_thread; // rtCore.ts:411
   wire leavingEvent_event_kind = dispatch_retire_counted_mux_6 != 2'd2; // rtCore.ts:399
   wire events_enq_bits_event_kind = leavingEvent_event_kind; // rtCore.ts:411
-  wire leavingEvent_event_fault_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_faulted : ctx2_faulted) : dispatch_retire_valid_slice_2 ? ctx1_faulted : ctx0_faulted; // rtCore.ts:101
-  wire leavingEvent_event_fault_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_faulted : ctx6_faulted) : dispatch_retire_valid_slice_2 ? ctx5_faulted : ctx4_faulted; // rtCore.ts:101
-  wire leavingEvent_event_fault_mux_6 = dispatch_retire_valid_slice ? leavingEvent_event_fault_mux_2 : leavingEvent_event_fault_mux_5; // rtCore.ts:101
+  wire leavingEvent_event_fault_mux_5 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx3_faulted : ctx2_faulted) : wb_context_bit_0 ? ctx1_faulted : ctx0_faulted; // rtCore.ts:101
+  wire leavingEvent_event_fault_mux_2 = wb_context_bit_1 ? (wb_context_bit_0 ? ctx7_faulted : ctx6_faulted) : wb_context_bit_0 ? ctx5_faulted : ctx4_faulted; // rtCore.ts:101
+  wire leavingEvent_event_fault_mux_6 = wb_context_bit_2 ? leavingEvent_event_fault_mux_2 : leavingEvent_event_fault_mux_5; // rtCore.ts:101
   wire leavingEvent_event_fault = leavingEvent_event_fault_mux_6 | wb_fault | dispatch_retire_counted_eq; // rtCore.ts:403
   wire events_enq_bits_event_fault = leavingEvent_event_fault; // rtCore.ts:411
   wire [31:0] leavingEvent_event_pc = dispatch_retire_pc + 32'd4; // rtCore.ts:404
@@ -1218,7 +1210,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       6'd26, 6'd42: scalar = ex_s1 * b; // execute.ts:105
       6'd32: scalar = scalar_concat; // execute.ts:106
       6'd33: scalar = scalar_concat_1; // execute.ts:107
-      6'd37: scalar = scalar_eq ? scalar_slice_3 : scalar_mux_1; // execute.ts:108
+      6'd37: scalar = ex_lane_eq_0 ? ex_v1_bits_31_0 : scalar_mux_1; // execute.ts:108
       6'd44, 6'd47, 6'd60, 6'd63: scalar = ex_s1 + ex_imm; // execute.ts:110
       6'd58: scalar = ex_s1; // execute.ts:111
       default: scalar = 32'd0; // execute.ts:96
@@ -1818,19 +1810,19 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_queried <= 1'd0; // rtCore.ts:304
       wb_fault <= 1'd0; // rtCore.ts:304
     end else begin
-      if (ctx0_state_sel_and) begin // rtCore.ts:437
+      if (issueInstruction_and_pick_1_eq_0) begin // rtCore.ts:437
         ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx0_issued_pc <= ctx0_pc; // rtCore.ts:202
         ctx0_unit <= ctx0_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd0) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd0) begin // rtCore.ts:435
         ctx0_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here) begin // rtCore.ts:434
         ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx0_state_sel_and_5) begin // rtCore.ts:430
+      end else if (texture_and_here) begin // rtCore.ts:430
         ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx0_state_sel_and_6) begin // rtCore.ts:423
+      end else if (instruction_and_here) begin // rtCore.ts:423
         ctx0_state <= ctx0_state_p; // rtCore.ts:423
-      end else if (ctx0_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_0) begin // rtCore.ts:437
         ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx0_state_sel_and_9) begin // contexts.ts:95
         ctx0_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -1842,7 +1834,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx0_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd0) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx0_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx0_pc <= nextPc; // rtCore.ts:235
         ctx0_dest <= fA; // rtCore.ts:236
         ctx0_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx0_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -1853,22 +1845,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx0_ir <= imem_data; // rtCore.ts:255
         ctx0_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx0_state_sel_and_5) ctx0_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx0_state_sel_and_6 && writesFlag) ctx0_flag <= wb_flag; // rtCore.ts:424
-      if (ctx0_state_sel_and_6 && wb_fault) ctx0_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx1_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here) ctx0_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here && writesFlag) ctx0_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here && wb_fault) ctx0_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_1) begin // rtCore.ts:437
         ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx1_issued_pc <= ctx1_pc; // rtCore.ts:202
         ctx1_unit <= ctx1_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd1) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd1) begin // rtCore.ts:435
         ctx1_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_1) begin // rtCore.ts:434
         ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx1_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_1) begin // rtCore.ts:430
         ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx1_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_1) begin // rtCore.ts:423
         ctx1_state <= ctx1_state_p; // rtCore.ts:423
-      end else if (ctx1_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_1) begin // rtCore.ts:437
         ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx1_state_sel_and_5) begin // contexts.ts:95
         ctx1_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -1880,7 +1872,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx1_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd1) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx1_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx1_pc <= nextPc; // rtCore.ts:235
         ctx1_dest <= fA; // rtCore.ts:236
         ctx1_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx1_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -1891,22 +1883,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx1_ir <= imem_data; // rtCore.ts:255
         ctx1_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx1_state_sel_and_3) ctx1_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx1_state_sel_and_4 && writesFlag) ctx1_flag <= wb_flag; // rtCore.ts:424
-      if (ctx1_state_sel_and_4 && wb_fault) ctx1_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx2_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here_1) ctx1_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_1 && writesFlag) ctx1_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_1 && wb_fault) ctx1_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_2) begin // rtCore.ts:437
         ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx2_issued_pc <= ctx2_pc; // rtCore.ts:202
         ctx2_unit <= ctx2_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd2) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd2) begin // rtCore.ts:435
         ctx2_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_2) begin // rtCore.ts:434
         ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx2_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_2) begin // rtCore.ts:430
         ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx2_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_2) begin // rtCore.ts:423
         ctx2_state <= ctx2_state_p; // rtCore.ts:423
-      end else if (ctx2_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_2) begin // rtCore.ts:437
         ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx2_state_sel_and_5) begin // contexts.ts:95
         ctx2_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -1918,7 +1910,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx2_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd2) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx2_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx2_pc <= nextPc; // rtCore.ts:235
         ctx2_dest <= fA; // rtCore.ts:236
         ctx2_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx2_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -1929,22 +1921,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx2_ir <= imem_data; // rtCore.ts:255
         ctx2_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx2_state_sel_and_3) ctx2_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx2_state_sel_and_4 && writesFlag) ctx2_flag <= wb_flag; // rtCore.ts:424
-      if (ctx2_state_sel_and_4 && wb_fault) ctx2_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx3_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here_2) ctx2_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_2 && writesFlag) ctx2_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_2 && wb_fault) ctx2_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_3) begin // rtCore.ts:437
         ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx3_issued_pc <= ctx3_pc; // rtCore.ts:202
         ctx3_unit <= ctx3_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd3) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd3) begin // rtCore.ts:435
         ctx3_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_3) begin // rtCore.ts:434
         ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx3_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_3) begin // rtCore.ts:430
         ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx3_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_3) begin // rtCore.ts:423
         ctx3_state <= ctx3_state_p; // rtCore.ts:423
-      end else if (ctx3_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_3) begin // rtCore.ts:437
         ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx3_state_sel_and_5) begin // contexts.ts:95
         ctx3_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -1956,7 +1948,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx3_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd3) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx3_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx3_pc <= nextPc; // rtCore.ts:235
         ctx3_dest <= fA; // rtCore.ts:236
         ctx3_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx3_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -1967,22 +1959,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx3_ir <= imem_data; // rtCore.ts:255
         ctx3_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx3_state_sel_and_3) ctx3_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx3_state_sel_and_4 && writesFlag) ctx3_flag <= wb_flag; // rtCore.ts:424
-      if (ctx3_state_sel_and_4 && wb_fault) ctx3_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx4_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here_3) ctx3_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_3 && writesFlag) ctx3_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_3 && wb_fault) ctx3_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_4) begin // rtCore.ts:437
         ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx4_issued_pc <= ctx4_pc; // rtCore.ts:202
         ctx4_unit <= ctx4_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd4) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd4) begin // rtCore.ts:435
         ctx4_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_4) begin // rtCore.ts:434
         ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx4_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_4) begin // rtCore.ts:430
         ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx4_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_4) begin // rtCore.ts:423
         ctx4_state <= ctx4_state_p; // rtCore.ts:423
-      end else if (ctx4_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_4) begin // rtCore.ts:437
         ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx4_state_sel_and_5) begin // contexts.ts:95
         ctx4_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -1994,7 +1986,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx4_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd4) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx4_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx4_pc <= nextPc; // rtCore.ts:235
         ctx4_dest <= fA; // rtCore.ts:236
         ctx4_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx4_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -2005,22 +1997,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx4_ir <= imem_data; // rtCore.ts:255
         ctx4_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx4_state_sel_and_3) ctx4_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx4_state_sel_and_4 && writesFlag) ctx4_flag <= wb_flag; // rtCore.ts:424
-      if (ctx4_state_sel_and_4 && wb_fault) ctx4_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx5_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here_4) ctx4_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_4 && writesFlag) ctx4_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_4 && wb_fault) ctx4_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_5) begin // rtCore.ts:437
         ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx5_issued_pc <= ctx5_pc; // rtCore.ts:202
         ctx5_unit <= ctx5_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd5) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd5) begin // rtCore.ts:435
         ctx5_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_5) begin // rtCore.ts:434
         ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx5_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_5) begin // rtCore.ts:430
         ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx5_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_5) begin // rtCore.ts:423
         ctx5_state <= ctx5_state_p; // rtCore.ts:423
-      end else if (ctx5_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_5) begin // rtCore.ts:437
         ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx5_state_sel_and_5) begin // contexts.ts:95
         ctx5_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -2032,7 +2024,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx5_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd5) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx5_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx5_pc <= nextPc; // rtCore.ts:235
         ctx5_dest <= fA; // rtCore.ts:236
         ctx5_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx5_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -2043,22 +2035,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx5_ir <= imem_data; // rtCore.ts:255
         ctx5_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx5_state_sel_and_3) ctx5_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx5_state_sel_and_4 && writesFlag) ctx5_flag <= wb_flag; // rtCore.ts:424
-      if (ctx5_state_sel_and_4 && wb_fault) ctx5_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx6_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here_5) ctx5_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_5 && writesFlag) ctx5_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_5 && wb_fault) ctx5_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_6) begin // rtCore.ts:437
         ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx6_issued_pc <= ctx6_pc; // rtCore.ts:202
         ctx6_unit <= ctx6_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd6) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd6) begin // rtCore.ts:435
         ctx6_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_6) begin // rtCore.ts:434
         ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx6_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_6) begin // rtCore.ts:430
         ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx6_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_6) begin // rtCore.ts:423
         ctx6_state <= ctx6_state_p; // rtCore.ts:423
-      end else if (ctx6_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_6) begin // rtCore.ts:437
         ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx6_state_sel_and_5) begin // contexts.ts:95
         ctx6_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -2070,7 +2062,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx6_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd6) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx6_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx6_pc <= nextPc; // rtCore.ts:235
         ctx6_dest <= fA; // rtCore.ts:236
         ctx6_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx6_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -2081,22 +2073,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx6_ir <= imem_data; // rtCore.ts:255
         ctx6_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx6_state_sel_and_3) ctx6_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx6_state_sel_and_4 && writesFlag) ctx6_flag <= wb_flag; // rtCore.ts:424
-      if (ctx6_state_sel_and_4 && wb_fault) ctx6_faulted <= 1'd1; // rtCore.ts:425
-      if (ctx7_state_sel_and) begin // rtCore.ts:437
+      if (texture_and_here_6) ctx6_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_6 && writesFlag) ctx6_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_6 && wb_fault) ctx6_faulted <= 1'd1; // rtCore.ts:425
+      if (issueInstruction_and_pick_1_eq_7) begin // rtCore.ts:437
         ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx7_issued_pc <= ctx7_pc; // rtCore.ts:202
         ctx7_unit <= ctx7_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd7) begin // rtCore.ts:435
+      end else if (events_deq_valid_and_events_deq_ready & events_deq_bits_context == 3'd7) begin // rtCore.ts:435
         ctx7_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_7) begin // rtCore.ts:434
         ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:434
-      end else if (ctx7_state_sel_and_3) begin // rtCore.ts:430
+      end else if (texture_and_here_7) begin // rtCore.ts:430
         ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:432
-      end else if (ctx7_state_sel_and_4) begin // rtCore.ts:423
+      end else if (instruction_and_here_7) begin // rtCore.ts:423
         ctx7_state <= ctx7_state_p; // rtCore.ts:423
-      end else if (ctx7_state_sel_and) begin // rtCore.ts:437
+      end else if (issueInstruction_and_pick_1_eq_7) begin // rtCore.ts:437
         ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx7_state_sel_and_5) begin // contexts.ts:95
         ctx7_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
@@ -2108,7 +2100,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx7_faulted <= 1'd0; // contexts.ts:100
       end
       if (instructionInR & r_context == 3'd7) begin // rtCore.ts:234
-        if (ctx0_pc_sel_not) ctx7_pc <= nextPc; // rtCore.ts:235
+        if (not_halts) ctx7_pc <= nextPc; // rtCore.ts:235
         ctx7_dest <= fA; // rtCore.ts:236
         ctx7_writes_scalar <= writesScalar_2; // rtCore.ts:237
         ctx7_writes_vector <= writesVector_2; // rtCore.ts:238
@@ -2119,9 +2111,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx7_ir <= imem_data; // rtCore.ts:255
         ctx7_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx7_state_sel_and_3) ctx7_flag <= wb_flag; // rtCore.ts:431
-      else if (ctx7_state_sel_and_4 && writesFlag) ctx7_flag <= wb_flag; // rtCore.ts:424
-      if (ctx7_state_sel_and_4 && wb_fault) ctx7_faulted <= 1'd1; // rtCore.ts:425
+      if (texture_and_here_7) ctx7_flag <= wb_flag; // rtCore.ts:431
+      else if (instruction_and_here_7 && writesFlag) ctx7_flag <= wb_flag; // rtCore.ts:424
+      if (instruction_and_here_7 && wb_fault) ctx7_faulted <= 1'd1; // rtCore.ts:425
       wb_booked <= wb_booked_or_1; // completionSchedule.ts:38
       wb_slot1_context <= lands ? issueContext : wb_slot2_context; // completionSchedule.ts:41
       wb_slot1_micro <= lands ? wb_slot1_micro_mux_1 : wb_slot2_micro; // completionSchedule.ts:42
@@ -2231,11 +2223,11 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_valid <= valid; // rtCore.ts:136
       wb_context <= wb_slot1_context; // rtCore.ts:137
       wb_micro <= wb_slot1_micro; // rtCore.ts:138
-      r_valid <= rValid_or; // rtCore.ts:218
+      r_valid <= issueMicro_or_issueInstruction; // rtCore.ts:218
       r_context <= issueContext; // rtCore.ts:219
       r_micro <= wb_slot1_micro_mux_1; // rtCore.ts:220
-      r_word <= issueLatency_slice ? r_word_mux_2 : r_word_mux_5; // rtCore.ts:221
-      r_pc <= issueLatency_slice ? r_pc_mux_2 : r_pc_mux_5; // rtCore.ts:222
+      r_word <= pick_1_bit_2 ? r_word_mux_2 : r_word_mux_5; // rtCore.ts:221
+      r_pc <= pick_1_bit_2 ? r_pc_mux_2 : r_pc_mux_5; // rtCore.ts:222
       fetch_valid <= fetching; // rtCore.ts:248
       fetch_context <= r_context; // rtCore.ts:249
       fetch_pc <= fetchPc; // rtCore.ts:250
@@ -2244,8 +2236,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       ex_context <= r_context; // rtCore.ts:59
       m1_main <= access & own; // memoryStage.ts:39
       m1_const <= access & constant; // memoryStage.ts:40
-      m1_load <= _match_3; // memoryStage.ts:41
-      m1_vector <= m1_main_or_1; // memoryStage.ts:42
+      m1_load <= ex_op_eq_44_or_ex_op_eq_47; // memoryStage.ts:41
+      m1_vector <= ex_op_eq_47_or_ex_op_eq_63; // memoryStage.ts:42
       m1_addr <= scalar; // memoryStage.ts:43
       m1_data <= vector; // memoryStage.ts:44
       m1_thread <= m1_main_mux_6; // memoryStage.ts:45
@@ -2263,7 +2255,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       held_direction <= direction; // rtCore.ts:284
       held_query <= query; // rtCore.ts:284
       held_queried <= ex_trace_query; // rtCore.ts:284
-      if (ctx0_state_sel_and_8) begin // contexts.ts:88
+      if (dispatch_launch_valid_and_dispatch_launch_ready) begin // contexts.ts:88
         launch_state <= LAUNCH_FIRST; // contexts.ts:92
         launch_context <= free_1; // contexts.ts:91
       end
@@ -2280,7 +2272,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
           default: ;
         endcase
       end
-      if (issueInstruction & int_divider_busy_sel_mux_6 == 4'd8) int_divider_busy <= 1'd1; // rtCore.ts:206
+      if (issueInstruction & int_divider_busy_sel_eq) int_divider_busy <= 1'd1; // rtCore.ts:206
       else if (instruction & int_divider_busy_sel_mux_13 == 4'd8) int_divider_busy <= 1'd0; // rtCore.ts:206
       if (issueInstruction) issue_last <= pick_1; // rtCore.ts:189
       if (missed) mem_error_1 <= 1'd1; // memoryStage.ts:63
@@ -2297,7 +2289,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   end
 
   always_ff @(posedge clk) begin
-    if (ctx0_state_sel_and_8) begin // contexts.ts:88
+    if (dispatch_launch_valid_and_dispatch_launch_ready) begin // contexts.ts:88
       launch_thread <= dispatch_launch_bits_thread; // contexts.ts:90
       launch_pc <= dispatch_launch_bits_pc; // contexts.ts:90
       launch_pixel <= dispatch_launch_bits_pixel; // contexts.ts:90
@@ -2316,35 +2308,35 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     ex_imm <= imm; // execute.ts:74
     ex_lane <= lane; // execute.ts:75
     ex_query <= traceQuery ? vector_rf_rdata_2[95:0] : 96'd0; // execute.ts:77
-    fadd0_a_1 <= ctx0_pc_sel_eq_27 ? fadd0_a_1_slice : fadd0_a_1_mux; // execute.ts:135
+    fadd0_a_1 <= op_eq_36 ? vector_rf_rdata_0_bits_31_0 : fadd0_a_1_mux; // execute.ts:135
     fadd0_b_1 <= b_mux; // execute.ts:135
-    fadd1_a_1 <= ctx0_pc_sel_eq_27 ? fadd1_a_1_slice : fadd0_b_1_slice; // execute.ts:135
+    fadd1_a_1 <= op_eq_36 ? vector_rf_rdata_0_bits_95_64 : vector_rf_rdata_0_bits_63_32; // execute.ts:135
     fadd1_b_1 <= b_mux_1; // execute.ts:135
-    fadd2_a_1 <= fadd1_a_1_slice; // execute.ts:135
+    fadd2_a_1 <= vector_rf_rdata_0_bits_95_64; // execute.ts:135
     fadd2_b_1 <= {fadd2_b_1_mux[31] ^ sub, fadd2_b_1_mux[30:0]}; // execute.ts:135
-    fadd3_a_1 <= fadd1_b_1_slice; // execute.ts:135
+    fadd3_a_1 <= vector_rf_rdata_0_bits_127_96; // execute.ts:135
     fadd3_b_1 <= {fadd3_b_1_mux[31] ^ sub, fadd3_b_1_mux[30:0]}; // execute.ts:135
     freduce_a_1 <= fadd0_result; // execute.ts:153
     freduce_b_1 <= fadd1_result; // execute.ts:154
-    fmul0_a_1 <= multipliers_and_1 ? fadd0_a_1_mux : 32'd0; // execute.ts:135
-    fmul0_b_1 <= multipliers_and_1 ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:135
-    fmul1_a_1 <= multipliers_and_1 ? fadd0_b_1_slice : 32'd0; // execute.ts:135
-    fmul1_b_1 <= multipliers_and_1 ? fadd1_b_1_mux : 32'd0; // execute.ts:135
-    fmul2_a_1 <= multipliers_and_1 ? fadd1_a_1_slice : 32'd0; // execute.ts:135
-    fmul2_b_1 <= multipliers_and_1 ? fadd2_b_1_mux : 32'd0; // execute.ts:135
-    fmul3_a_1 <= multipliers_and_1 ? fadd1_b_1_slice : 32'd0; // execute.ts:135
-    fmul3_b_1 <= multipliers_and_1 ? fadd3_b_1_mux : 32'd0; // execute.ts:135
-    fdiv0_a_1 <= dividers_and ? fadd0_a_1_mux : 32'd0; // execute.ts:135
-    fdiv0_b_1 <= dividers_and ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:135
-    fdiv1_a_1 <= dividers_and ? fadd0_b_1_slice : 32'd0; // execute.ts:135
-    fdiv1_b_1 <= dividers_and ? fadd1_b_1_mux : 32'd0; // execute.ts:135
-    fdiv2_a_1 <= dividers_and ? fadd1_a_1_slice : 32'd0; // execute.ts:135
-    fdiv2_b_1 <= dividers_and ? fadd2_b_1_mux : 32'd0; // execute.ts:135
-    fdiv3_a_1 <= dividers_and ? fadd1_b_1_slice : 32'd0; // execute.ts:135
-    fdiv3_b_1 <= dividers_and ? fadd3_b_1_mux : 32'd0; // execute.ts:135
-    fsqrt_a_1 <= live & ctx0_pc_sel_eq_29 ? s1_1 : 32'd0; // execute.ts:135
-    itof_a_1 <= live & ctx0_pc_sel_eq_25 ? s1_1 : 32'd0; // execute.ts:135
-    ftoi_a_1 <= live & ctx0_pc_sel_eq_26 ? s1_1 : 32'd0; // execute.ts:135
+    fmul0_a_1 <= live_and_floatOp_1_and_mul_1 ? fadd0_a_1_mux : 32'd0; // execute.ts:135
+    fmul0_b_1 <= live_and_floatOp_1_and_mul_1 ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:135
+    fmul1_a_1 <= live_and_floatOp_1_and_mul_1 ? vector_rf_rdata_0_bits_63_32 : 32'd0; // execute.ts:135
+    fmul1_b_1 <= live_and_floatOp_1_and_mul_1 ? fadd1_b_1_mux : 32'd0; // execute.ts:135
+    fmul2_a_1 <= live_and_floatOp_1_and_mul_1 ? vector_rf_rdata_0_bits_95_64 : 32'd0; // execute.ts:135
+    fmul2_b_1 <= live_and_floatOp_1_and_mul_1 ? fadd2_b_1_mux : 32'd0; // execute.ts:135
+    fmul3_a_1 <= live_and_floatOp_1_and_mul_1 ? vector_rf_rdata_0_bits_127_96 : 32'd0; // execute.ts:135
+    fmul3_b_1 <= live_and_floatOp_1_and_mul_1 ? fadd3_b_1_mux : 32'd0; // execute.ts:135
+    fdiv0_a_1 <= live_and_floatOp_1_and_div_1 ? fadd0_a_1_mux : 32'd0; // execute.ts:135
+    fdiv0_b_1 <= live_and_floatOp_1_and_div_1 ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:135
+    fdiv1_a_1 <= live_and_floatOp_1_and_div_1 ? vector_rf_rdata_0_bits_63_32 : 32'd0; // execute.ts:135
+    fdiv1_b_1 <= live_and_floatOp_1_and_div_1 ? fadd1_b_1_mux : 32'd0; // execute.ts:135
+    fdiv2_a_1 <= live_and_floatOp_1_and_div_1 ? vector_rf_rdata_0_bits_95_64 : 32'd0; // execute.ts:135
+    fdiv2_b_1 <= live_and_floatOp_1_and_div_1 ? fadd2_b_1_mux : 32'd0; // execute.ts:135
+    fdiv3_a_1 <= live_and_floatOp_1_and_div_1 ? vector_rf_rdata_0_bits_127_96 : 32'd0; // execute.ts:135
+    fdiv3_b_1 <= live_and_floatOp_1_and_div_1 ? fadd3_b_1_mux : 32'd0; // execute.ts:135
+    fsqrt_a_1 <= live & op_eq_38 ? s1_1 : 32'd0; // execute.ts:135
+    itof_a_1 <= live & op_eq_34 ? s1_1 : 32'd0; // execute.ts:135
+    ftoi_a_1 <= live & op_eq_35 ? s1_1 : 32'd0; // execute.ts:135
   end
 
   RegisterFile_contexts8_count32_readPorts2_width32 scalar_rf ( // rtCore.ts:88

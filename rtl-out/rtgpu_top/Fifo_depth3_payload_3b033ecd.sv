@@ -41,15 +41,15 @@ module Fifo_depth3_payload_3b033ecd (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [389:0] past1_concat = {deq_bits_fault, deq_bits_thread, deq_bits_parameters, deq_bits_normal, deq_bits_info}; // fifo.ts:17
   wire [389:0] _concat = {enq_bits_fault, enq_bits_thread, enq_bits_parameters, enq_bits_normal, enq_bits_info}; // fifo.ts:41
-  wire [1:0] distance_sub = tail - head; // fifo.ts:56
-  wire _mux = full_1 ? tail == head : (head <= tail ? distance_sub : distance_sub + 2'd3) == count_1; // fifo.ts:57
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire [1:0] tail_minus_head = tail - head; // fifo.ts:56
+  wire _mux = full_1 ? tail == head : (head <= tail ? tail_minus_head : tail_minus_head + 2'd3) == count_1; // fifo.ts:57
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -68,10 +68,10 @@ module Fifo_depth3_payload_3b033ecd (
       tail <= 2'd0; // fifo.ts:31
       count_1 <= 2'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 2'd2 ? 2'd0 : head + 2'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 2'd2 ? 2'd0 : tail + 2'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 2'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 2'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 2'd2 ? 2'd0 : head + 2'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 2'd2 ? 2'd0 : tail + 2'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 2'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 2'd1; // fifo.ts:45
     end
   end
 
@@ -86,7 +86,7 @@ module Fifo_depth3_payload_3b033ecd (
   initial for (int i = 0; i < 3; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and && tail < 2'd3) storage[tail] <= _concat;
+    if (enq_valid_and_enq_ready && tail < 2'd3) storage[tail] <= _concat;
   end
   assign rdata = (head < 2'd3) ? storage[head] : 390'd0;
 
@@ -97,8 +97,8 @@ module Fifo_depth3_payload_3b033ecd (
     if (rst_n && !(1'd1)) $error("fifo.ts:50: assertion Fifo_depth3_payload_3b033ecd.count_in_range failed: count is at most the depth"); // fifo.ts:50
     if (rst_n && !(head < 2'd3 & tail < 2'd3)) $error("fifo.ts:55: assertion Fifo_depth3_payload_3b033ecd.pointers_in_range failed: head and tail stay below the depth (head = 2'h%h, tail = 2'h%h)", head, tail); // fifo.ts:55
     if (rst_n && !_mux) $error("fifo.ts:57: assertion Fifo_depth3_payload_3b033ecd.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 2'h%h, head = 2'h%h, count_1 = 2'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth3_payload_3b033ecd.deq_valid_held failed: Fifo_depth3_payload_3b033ecd drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth3_payload_3b033ecd.deq_bits_stable failed: Fifo_depth3_payload_3b033ecd drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_fault = 1'h%h, deq_bits_thread = 5'h%h, deq_bits_parameters = 128'h%h, deq_bits_normal = 128'h%h, deq_bits_info = 128'h%h, past1 = 390'h%h)", deq_stalled_past1, deq_bits_fault, deq_bits_thread, deq_bits_parameters, deq_bits_normal, deq_bits_info, past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth3_payload_3b033ecd.deq_valid_held failed: Fifo_depth3_payload_3b033ecd drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth3_payload_3b033ecd.deq_bits_stable failed: Fifo_depth3_payload_3b033ecd drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_fault = 1'h%h, deq_bits_thread = 5'h%h, deq_bits_parameters = 128'h%h, deq_bits_normal = 128'h%h, deq_bits_info = 128'h%h, past1 = 390'h%h)", deq_stalled_past1, deq_bits_fault, deq_bits_thread, deq_bits_parameters, deq_bits_normal, deq_bits_info, past1); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth3_payload_3b033ecd.deq_bits_known failed: Fifo_depth3_payload_3b033ecd drives 'deq': bits have no X or Z bit while valid (deq_bits_fault = 1'h%h, deq_bits_thread = 5'h%h, deq_bits_parameters = 128'h%h, deq_bits_normal = 128'h%h, deq_bits_info = 128'h%h)", deq_bits_fault, deq_bits_thread, deq_bits_parameters, deq_bits_normal, deq_bits_info); // fifo.ts:17
   end
 `endif
@@ -110,8 +110,8 @@ module Fifo_depth3_payload_3b033ecd (
     if (rst_n) assert (1'd1); // fifo.ts:50
     if (rst_n) assert (head < 2'd3 & tail < 2'd3); // fifo.ts:55
     if (rst_n) assert (_mux); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

@@ -778,21 +778,21 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire ready = ~sweeping & ~(nextSlot[1] ? slot2_busy : nextSlot[0] ? slot1_busy : slot0_busy); // icCore.ts:175
   assign dispatch_ready = ready; // icCore.ts:130
   assign dispatch_done = done_d8; // icCore.ts:289
-  wire dispatch_hit_info_slice = done_slot_d8[1]; // icCore.ts:119
-  wire dispatch_hit_info_slice_1 = done_slot_d8[0]; // icCore.ts:119
-  wire dispatch_hit_info_mux_1 = dispatch_hit_info_slice ? slot2_have_best : dispatch_hit_info_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:119
+  wire done_slot_d8_bit_1 = done_slot_d8[1]; // icCore.ts:119
+  wire done_slot_d8_bit_0 = done_slot_d8[0]; // icCore.ts:119
+  wire dispatch_hit_info_mux_1 = done_slot_d8_bit_1 ? slot2_have_best : done_slot_d8_bit_0 ? slot1_have_best : slot0_have_best; // icCore.ts:119
   wire answerHit = done_d8 & dispatch_hit_info_mux_1; // icCore.ts:294
-  wire [31:0] dispatch_hit_info_mux_3 = dispatch_hit_info_slice ? slot2_best_shader : dispatch_hit_info_slice_1 ? slot1_best_shader : slot0_best_shader; // icCore.ts:119
+  wire [31:0] dispatch_hit_info_mux_3 = done_slot_d8_bit_1 ? slot2_best_shader : done_slot_d8_bit_0 ? slot1_best_shader : slot0_best_shader; // icCore.ts:119
   assign dispatch_hit_info = answerHit ? {dispatch_hit_info_mux_3, {fadd77_result, fadd75_result, fadd73_result}} : 128'd0; // icCore.ts:295
-  wire [15:0] dispatch_hit_normal_mux_1 = dispatch_hit_info_slice ? slot2_best_index : dispatch_hit_info_slice_1 ? slot1_best_index : slot0_best_index; // icCore.ts:119
-  wire [95:0] dispatch_hit_normal_mux_3 = dispatch_hit_info_slice ? slot2_best_normal : dispatch_hit_info_slice_1 ? slot1_best_normal : slot0_best_normal; // icCore.ts:119
+  wire [15:0] dispatch_hit_normal_mux_1 = done_slot_d8_bit_1 ? slot2_best_index : done_slot_d8_bit_0 ? slot1_best_index : slot0_best_index; // icCore.ts:119
+  wire [95:0] dispatch_hit_normal_mux_3 = done_slot_d8_bit_1 ? slot2_best_normal : done_slot_d8_bit_0 ? slot1_best_normal : slot0_best_normal; // icCore.ts:119
   assign dispatch_hit_normal = answerHit ? {{16'd0, dispatch_hit_normal_mux_1}, dispatch_hit_normal_mux_3} : 128'd0; // icCore.ts:296
-  wire [31:0] dispatch_hit_parameters_mux_1 = dispatch_hit_info_slice ? slot2_best_v : dispatch_hit_info_slice_1 ? slot1_best_v : slot0_best_v; // icCore.ts:119
-  wire [31:0] dispatch_hit_parameters_mux_3 = dispatch_hit_info_slice ? slot2_best_u : dispatch_hit_info_slice_1 ? slot1_best_u : slot0_best_u; // icCore.ts:119
-  wire [31:0] dispatch_hit_parameters_mux_5 = dispatch_hit_info_slice ? slot2_best_t : dispatch_hit_info_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:119
+  wire [31:0] dispatch_hit_parameters_mux_1 = done_slot_d8_bit_1 ? slot2_best_v : done_slot_d8_bit_0 ? slot1_best_v : slot0_best_v; // icCore.ts:119
+  wire [31:0] dispatch_hit_parameters_mux_3 = done_slot_d8_bit_1 ? slot2_best_u : done_slot_d8_bit_0 ? slot1_best_u : slot0_best_u; // icCore.ts:119
+  wire [31:0] dispatch_hit_parameters_mux_5 = done_slot_d8_bit_1 ? slot2_best_t : done_slot_d8_bit_0 ? slot1_best_t : slot0_best_t; // icCore.ts:119
   wire [127:0] dispatch_hit_parameters_concat = {32'hffffffff, dispatch_hit_parameters_mux_1, dispatch_hit_parameters_mux_3, dispatch_hit_parameters_mux_5}; // icCore.ts:298
   assign dispatch_hit_parameters = answerHit ? dispatch_hit_parameters_concat : 128'd0; // icCore.ts:298
-  wire [4:0] dispatch_done_thread_mux_1 = dispatch_hit_info_slice ? slot2_thread : dispatch_hit_info_slice_1 ? slot1_thread : slot0_thread; // icCore.ts:119
+  wire [4:0] dispatch_done_thread_mux_1 = done_slot_d8_bit_1 ? slot2_thread : done_slot_d8_bit_0 ? slot1_thread : slot0_thread; // icCore.ts:119
   assign dispatch_done_thread = done_d8 ? dispatch_done_thread_mux_1 : 5'd0; // icCore.ts:292
   assign dispatch_done_fault = 1'd0; // icCore.ts:290
   assign counters_rays = rays; // icCore.ts:309
@@ -802,13 +802,13 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   assign tri_req_valid = sweeping; // icCore.ts:179
   assign tri_req_id = nextId; // icCore.ts:180
   wire accept = dispatch_ray_start & ready; // icCore.ts:176
-  wire slot0_busy_sel_and_1 = accept & nextSlot == 2'd0; // icCore.ts:262
+  wire accept_and_nextSlot_eq_0 = accept & nextSlot == 2'd0; // icCore.ts:262
   wire hit_and_1 = fcmp62_flags != 2'd0 & (fcmp63_flags == 2'd2 | fcmp64_flags == 2'd0) & (fcmp65_flags == 2'd2 | fcmp66_flags == 2'd0); // mollerTrumbore.ts:76
   wire hit = hit_and_1 & (fcmp61_flags == 2'd3 | fcmp61_flags == 2'd0) & fcmp67_flags == 2'd2; // mollerTrumbore.ts:78
   wire inInterval = (fcmp68_flags == 2'd2 | fcmp68_flags == 2'd0) & (fcmp69_flags == 2'd3 | fcmp69_flags == 2'd0); // queryAccept.ts:34
-  wire slot0_have_best_sel_slice = slot_at44_d44[1]; // icCore.ts:119
-  wire slot0_have_best_sel_slice_1 = slot_at44_d44[0]; // icCore.ts:119
-  wire [95:0] slot0_have_best_sel_mux_1 = slot0_have_best_sel_slice ? slot2_query : slot0_have_best_sel_slice_1 ? slot1_query : slot0_query; // icCore.ts:119
+  wire slot_at44_d44_bit_1 = slot_at44_d44[1]; // icCore.ts:119
+  wire slot_at44_d44_bit_0 = slot_at44_d44[0]; // icCore.ts:119
+  wire [95:0] slot0_have_best_sel_mux_1 = slot_at44_d44_bit_1 ? slot2_query : slot_at44_d44_bit_0 ? slot1_query : slot0_query; // icCore.ts:119
   wire [31:0] flags = slot0_have_best_sel_mux_1[95:64]; // queryAccept.ts:8
   wire [7:0] mask = flags[15:8]; // queryAccept.ts:15
   wire cullBack = flags[1]; // queryAccept.ts:13
@@ -816,17 +816,17 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire culled = test_one_sided_d44 & (fcmp70_flags == 2'd3 & cullBack | fcmp70_flags == 2'd2 & cullFront); // queryAccept.ts:36
   wire slot0_have_best_sel_and_3 = test_valid_d44 & hit & inInterval & (test_mask_d44 & mask) != 8'd0 & ~culled; // queryAccept.ts:37
   wire mine = slot_at44_d44 == 2'd0; // icCore.ts:261
-  wire slot0_have_best_sel_mux_3 = slot0_have_best_sel_slice ? slot2_have_best : slot0_have_best_sel_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:119
+  wire slot0_have_best_sel_mux_3 = slot_at44_d44_bit_1 ? slot2_have_best : slot_at44_d44_bit_0 ? slot1_have_best : slot0_have_best; // icCore.ts:119
   wire first = ~slot0_have_best_sel_mux_3; // icCore.ts:253
   wire [31:0] flags_1 = flags; // queryAccept.ts:8
   wire anyHit = flags[0]; // queryAccept.ts:12
   wire closer = first | ~anyHit & fcmp71_flags == 2'd3; // icCore.ts:254
   wire slot0_have_best_sel_and_5 = slot0_have_best_sel_and_3 & mine & closer; // icCore.ts:269
-  wire slot1_busy_sel_and_1 = accept & nextSlot == 2'd1; // icCore.ts:262
+  wire accept_and_nextSlot_eq_1 = accept & nextSlot == 2'd1; // icCore.ts:262
   wire mine_1 = slot_at44_d44 == 2'd1; // icCore.ts:261
   wire slot1_have_best_sel_and_1 = slot0_have_best_sel_and_3 & mine_1 & closer; // icCore.ts:269
-  wire slot2_busy_sel_eq_1 = nextSlot == 2'd2; // icCore.ts:262
-  wire slot2_busy_sel_and_1 = accept & slot2_busy_sel_eq_1; // icCore.ts:262
+  wire nextSlot_eq_2 = nextSlot == 2'd2; // icCore.ts:262
+  wire accept_and_nextSlot_eq_2 = accept & nextSlot_eq_2; // icCore.ts:262
   wire mine_2 = slot_at44_d44 == 2'd2; // icCore.ts:261
   wire slot2_have_best_sel_and_1 = slot0_have_best_sel_and_3 & mine_2 & closer; // icCore.ts:269
   wire [31:0] flags_2 = flags; // queryAccept.ts:8
@@ -1098,12 +1098,12 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire [31:0] fcmp70_b = 32'd0; // queryAccept.ts:35
   wire fcmp71_in_valid = 1'd1; // icCore.ts:254
   wire [31:0] fcmp71_a = t_d3; // icCore.ts:254
-  wire [31:0] fcmp71_b = slot0_have_best_sel_slice ? slot2_best_t : slot0_have_best_sel_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:254
-  wire [95:0] ox_d1_mux_1 = slot0_have_best_sel_slice ? slot2_origin : slot0_have_best_sel_slice_1 ? slot1_origin : slot0_origin; // icCore.ts:119
+  wire [31:0] fcmp71_b = slot_at44_d44_bit_1 ? slot2_best_t : slot_at44_d44_bit_0 ? slot1_best_t : slot0_best_t; // icCore.ts:254
+  wire [95:0] ox_d1_mux_1 = slot_at44_d44_bit_1 ? slot2_origin : slot_at44_d44_bit_0 ? slot1_origin : slot0_origin; // icCore.ts:119
   wire [31:0] o_3 = ox_d1_mux_1[31:0]; // icCore.ts:283
   wire fmul72_in_valid = 1'd1; // icCore.ts:285
   wire [31:0] fmul72_a = fcmp71_b; // icCore.ts:285
-  wire [95:0] fmul72_b_mux_1 = slot0_have_best_sel_slice ? slot2_direction : slot0_have_best_sel_slice_1 ? slot1_direction : slot0_direction; // icCore.ts:119
+  wire [95:0] fmul72_b_mux_1 = slot_at44_d44_bit_1 ? slot2_direction : slot_at44_d44_bit_0 ? slot1_direction : slot0_direction; // icCore.ts:119
   wire [31:0] d_6 = fmul72_b_mux_1[31:0]; // icCore.ts:283
   wire [31:0] fmul72_b = d_6; // icCore.ts:285
   wire fadd73_in_valid = 1'd1; // icCore.ts:285
@@ -1858,19 +1858,19 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
       busy <= 32'd0; // icCore.ts:305
     end else begin
       if (done_d8 & done_slot_d8 == 2'd0) slot0_busy <= 1'd0; // icCore.ts:299
-      else if (slot0_busy_sel_and_1) slot0_busy <= 1'd1; // icCore.ts:263
-      if (slot0_busy_sel_and_1) slot0_have_best <= 1'd0; // icCore.ts:268
+      else if (accept_and_nextSlot_eq_0) slot0_busy <= 1'd1; // icCore.ts:263
+      if (accept_and_nextSlot_eq_0) slot0_have_best <= 1'd0; // icCore.ts:268
       else if (slot0_have_best_sel_and_5) slot0_have_best <= 1'd1; // icCore.ts:270
       if (done_d8 & done_slot_d8 == 2'd1) slot1_busy <= 1'd0; // icCore.ts:299
-      else if (slot1_busy_sel_and_1) slot1_busy <= 1'd1; // icCore.ts:263
-      if (slot1_busy_sel_and_1) slot1_have_best <= 1'd0; // icCore.ts:268
+      else if (accept_and_nextSlot_eq_1) slot1_busy <= 1'd1; // icCore.ts:263
+      if (accept_and_nextSlot_eq_1) slot1_have_best <= 1'd0; // icCore.ts:268
       else if (slot1_have_best_sel_and_1) slot1_have_best <= 1'd1; // icCore.ts:270
       if (done_d8 & done_slot_d8 == 2'd2) slot2_busy <= 1'd0; // icCore.ts:299
-      else if (slot2_busy_sel_and_1) slot2_busy <= 1'd1; // icCore.ts:263
-      if (slot2_busy_sel_and_1) slot2_have_best <= 1'd0; // icCore.ts:268
+      else if (accept_and_nextSlot_eq_2) slot2_busy <= 1'd1; // icCore.ts:263
+      if (accept_and_nextSlot_eq_2) slot2_have_best <= 1'd0; // icCore.ts:268
       else if (slot2_have_best_sel_and_1) slot2_have_best <= 1'd1; // icCore.ts:270
       if (accept) begin // icCore.ts:176
-        nextSlot <= slot2_busy_sel_eq_1 ? 2'd0 : nextSlot + 2'd1; // icCore.ts:188
+        nextSlot <= nextSlot_eq_2 ? 2'd0 : nextSlot + 2'd1; // icCore.ts:188
         if (rayValid) begin // icCore.ts:177
           sweeping <= 1'd1; // icCore.ts:190
           sweepSlot <= nextSlot; // icCore.ts:191
@@ -2056,7 +2056,7 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   end
 
   always_ff @(posedge clk) begin
-    if (slot0_busy_sel_and_1) begin // icCore.ts:262
+    if (accept_and_nextSlot_eq_0) begin // icCore.ts:262
       slot0_origin <= ray_origin; // icCore.ts:264
       slot0_direction <= ray_direction; // icCore.ts:265
       slot0_thread <= ray_thread; // icCore.ts:266
@@ -2069,7 +2069,7 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
       slot0_best_normal <= normal_d33; // icCore.ts:275
       slot0_best_index <= test_index; // icCore.ts:276
     end
-    if (slot1_busy_sel_and_1) begin // icCore.ts:262
+    if (accept_and_nextSlot_eq_1) begin // icCore.ts:262
       slot1_origin <= ray_origin; // icCore.ts:264
       slot1_direction <= ray_direction; // icCore.ts:265
       slot1_thread <= ray_thread; // icCore.ts:266
@@ -2082,7 +2082,7 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
       slot1_best_normal <= normal_d33; // icCore.ts:275
       slot1_best_index <= test_index; // icCore.ts:276
     end
-    if (slot2_busy_sel_and_1) begin // icCore.ts:262
+    if (accept_and_nextSlot_eq_2) begin // icCore.ts:262
       slot2_origin <= ray_origin; // icCore.ts:264
       slot2_direction <= ray_direction; // icCore.ts:265
       slot2_thread <= ray_thread; // icCore.ts:266

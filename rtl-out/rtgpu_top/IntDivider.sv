@@ -24,8 +24,8 @@ module IntDivider (
 
   assign done = divider_state == DIVIDER_DONE; // intDivider.ts:54
   assign quotient = byZero ? 32'hffffffff : negQ ? 32'd0 - quo : quo; // intDivider.ts:55
-  wire negQ_slice = a[31]; // intDivider.ts:38
-  wire negQ_slice_1 = b[31]; // intDivider.ts:38
+  wire a_bit_31 = a[31]; // intDivider.ts:38
+  wire b_bit_31 = b[31]; // intDivider.ts:38
   wire [31:0] shifted = {rem[30:0], quo[31]}; // intDivider.ts:32
   wire [32:0] diff = {1'd0, shifted} - {1'd0, divisor}; // intDivider.ts:33
   wire fits = ~diff[32]; // intDivider.ts:34
@@ -55,18 +55,22 @@ module IntDivider (
       if (start) begin // intDivider.ts:10
         divider_state <= DIVIDER_DIVIDING; // intDivider.ts:36
         bitsDone <= 5'd0; // intDivider.ts:37
-        negQ <= negQ_slice ^ negQ_slice_1; // intDivider.ts:38
+        negQ <= a_bit_31 ^ b_bit_31; // intDivider.ts:38
         byZero <= b == 32'd0; // intDivider.ts:39
-        divisor <= negQ_slice_1 ? 32'd0 - b : b; // intDivider.ts:40
+        divisor <= b_bit_31 ? 32'd0 - b : b; // intDivider.ts:40
         rem <= 32'd0; // intDivider.ts:41
-        quo <= negQ_slice ? 32'd0 - a : a; // intDivider.ts:42
-      end else if (divider_state == DIVIDER_DIVIDING) begin // intDivider.ts:44
-        if (bitsDone == 5'd31) divider_state <= DIVIDER_DONE; // intDivider.ts:49
-        bitsDone <= bitsDone + 5'd1; // intDivider.ts:46
-        rem <= fits ? diff[31:0] : shifted; // intDivider.ts:47
-        quo <= {quo[30:0], fits}; // intDivider.ts:48
-      end else if (done) begin // intDivider.ts:10
-        divider_state <= DIVIDER_IDLE; // intDivider.ts:51
+        quo <= a_bit_31 ? 32'd0 - a : a; // intDivider.ts:42
+      end else begin // intDivider.ts:10
+        case (divider_state) // intDivider.ts:44
+          DIVIDER_DIVIDING: begin
+            if (bitsDone == 5'd31) divider_state <= DIVIDER_DONE; // intDivider.ts:49
+            bitsDone <= bitsDone + 5'd1; // intDivider.ts:46
+            rem <= fits ? diff[31:0] : shifted; // intDivider.ts:47
+            quo <= {quo[30:0], fits}; // intDivider.ts:48
+          end
+          DIVIDER_DONE: divider_state <= DIVIDER_IDLE; // intDivider.ts:51
+          default: ;
+        endcase
       end
     end
   end

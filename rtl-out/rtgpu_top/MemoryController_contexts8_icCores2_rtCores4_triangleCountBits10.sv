@@ -161,45 +161,45 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   assign mmio_rd_valid = _reg; // memoryController.ts:440
   assign mmio_rd_data = rdData; // memoryController.ts:439
   assign dma_rd_req_valid = controller_state == CONTROLLER_REQUEST; // memoryController.ts:272
-  wire hi_eq = current == 2'd2; // memoryController.ts:271
-  wire hi_eq_1 = current == 2'd1; // memoryController.ts:271
-  wire [31:0] hi = hi_eq ? tri_addr_hi : hi_eq_1 ? const_addr_hi : program_addr_hi; // memoryController.ts:271
-  wire [31:0] lo = hi_eq ? tri_addr_lo : hi_eq_1 ? const_addr_lo : program_addr_lo; // memoryController.ts:271
+  wire current_eq_2 = current == 2'd2; // memoryController.ts:271
+  wire current_eq_1 = current == 2'd1; // memoryController.ts:271
+  wire [31:0] hi = current_eq_2 ? tri_addr_hi : current_eq_1 ? const_addr_hi : program_addr_hi; // memoryController.ts:271
+  wire [31:0] lo = current_eq_2 ? tri_addr_lo : current_eq_1 ? const_addr_lo : program_addr_lo; // memoryController.ts:271
   assign dma_rd_req_addr = {hi, lo}; // memoryController.ts:273
   assign dma_rd_req_beats = beats_left; // memoryController.ts:274
   wire receiving = controller_state == CONTROLLER_RECEIVE; // memoryController.ts:285
   assign dma_rd_ready = receiving & beats_left != 32'd0 & buffer_words < 3'd2; // memoryController.ts:288
   wire writing = write_back_state == WRITE_BACK_WRITE; // memoryController.ts:597
-  wire [63:0] reportsOn_concat = {report_addr_hi, report_addr_lo}; // memoryController.ts:463
-  wire reportsOn = reportsOn_concat != 64'd0; // memoryController.ts:463
+  wire [63:0] report_addr_hi_cat_report_addr_lo = {report_addr_hi, report_addr_lo}; // memoryController.ts:463
+  wire reportsOn = report_addr_hi_cat_report_addr_lo != 64'd0; // memoryController.ts:463
   wire reporting = write_back_state == WRITE_BACK_REPORT; // memoryController.ts:467
   wire reportWritten = reporting & reportsOn; // memoryController.ts:603
   assign dma_wr_valid = writing | reportWritten; // memoryController.ts:468
-  wire [63:0] dma_wr_addr_concat = {out_addr_hi, out_addr_lo}; // memoryController.ts:593
-  assign dma_wr_addr = reporting ? reportsOn_concat + {28'd0, {patches_done, 4'd0}} : dma_wr_addr_concat + {28'd0, {wb_index, 4'd0}}; // memoryController.ts:469
+  wire [63:0] out_addr_hi_cat_out_addr_lo = {out_addr_hi, out_addr_lo}; // memoryController.ts:593
+  assign dma_wr_addr = reporting ? report_addr_hi_cat_report_addr_lo + {28'd0, {patches_done, 4'd0}} : out_addr_hi_cat_out_addr_lo + {28'd0, {wb_index, 4'd0}}; // memoryController.ts:469
   wire oldest = patches_done[0]; // memoryController.ts:550
   wire [31:0] base = {patches_done[26:0], 5'd0}; // memoryController.ts:552
   wire [31:0] remaining = pixel_count - base; // memoryController.ts:553
   wire [5:0] threads = remaining < 32'h20 ? remaining[5:0] : 6'd32; // memoryController.ts:554
-  wire [31:0] dma_wr_data_mux_1 = oldest ? report1_faults : report0_faults; // memoryController.ts:551
-  wire [127:0] reportWord = {oldest ? report1_cycles : report0_cycles, {26'd0, threads}, base, dma_wr_data_mux_1}; // memoryController.ts:604
+  wire [31:0] report1_faults_if_oldest_else_report0_faults = oldest ? report1_faults : report0_faults; // memoryController.ts:551
+  wire [127:0] reportWord = {oldest ? report1_cycles : report0_cycles, {26'd0, threads}, base, report1_faults_if_oldest_else_report0_faults}; // memoryController.ts:604
   assign dma_wr_data = reporting ? reportWord : wb_result; // memoryController.ts:470
-  wire irq_ne = error != 3'd0; // memoryController.ts:142
-  assign irq = done | irq_ne; // memoryController.ts:142
-  wire beginLoad_eq = controller_state == CONTROLLER_IDLE; // memoryController.ts:251
-  wire imem_load_start_slice = pendingLoads[0]; // memoryController.ts:243
-  wire imem_load_start_slice_1 = pendingLoads[1]; // memoryController.ts:243
-  wire imem_load_start_slice_2 = pendingLoads[2]; // memoryController.ts:243
-  wire nextLoad = imem_load_start_slice | imem_load_start_slice_1 | imem_load_start_slice_2; // memoryController.ts:243
-  wire beginLoad = beginLoad_eq & nextLoad; // memoryController.ts:251
-  wire [1:0] nextLoad_1 = imem_load_start_slice ? 2'd0 : imem_load_start_slice_1 ? 2'd1 : imem_load_start_slice_2 ? 2'd2 : 2'd0; // memoryController.ts:243
-  wire tooLong_eq = nextLoad_1 == 2'd2; // memoryController.ts:246
-  wire tooLong_eq_1 = nextLoad_1 == 2'd1; // memoryController.ts:246
-  wire [31:0] imem_load_start_mux_1 = tooLong_eq ? tri_words : tooLong_eq_1 ? const_words : program_words; // memoryController.ts:280
-  wire tooLong_mux = tooLong_eq_1 ? 32'h2000 < imem_load_start_mux_1 : 32'h1000 < imem_load_start_mux_1; // memoryController.ts:246
-  wire tooLong_mux_1 = tooLong_eq ? 1'd0 : tooLong_mux; // memoryController.ts:246
-  wire [31:0] nextSource_mux_1 = tooLong_eq ? tri_addr_hi : tooLong_eq_1 ? const_addr_hi : program_addr_hi; // memoryController.ts:249
-  wire [31:0] nextSource_mux_3 = tooLong_eq ? tri_addr_lo : tooLong_eq_1 ? const_addr_lo : program_addr_lo; // memoryController.ts:249
+  wire error_ne_0 = error != 3'd0; // memoryController.ts:142
+  assign irq = done | error_ne_0; // memoryController.ts:142
+  wire controller_state_eq_idle = controller_state == CONTROLLER_IDLE; // memoryController.ts:251
+  wire pendingLoads_bit_0 = pendingLoads[0]; // memoryController.ts:243
+  wire pendingLoads_bit_1 = pendingLoads[1]; // memoryController.ts:243
+  wire pendingLoads_bit_2 = pendingLoads[2]; // memoryController.ts:243
+  wire nextLoad = pendingLoads_bit_0 | pendingLoads_bit_1 | pendingLoads_bit_2; // memoryController.ts:243
+  wire beginLoad = controller_state_eq_idle & nextLoad; // memoryController.ts:251
+  wire [1:0] nextLoad_1 = pendingLoads_bit_0 ? 2'd0 : pendingLoads_bit_1 ? 2'd1 : pendingLoads_bit_2 ? 2'd2 : 2'd0; // memoryController.ts:243
+  wire nextLoad_1_eq_2 = nextLoad_1 == 2'd2; // memoryController.ts:246
+  wire nextLoad_1_eq_1 = nextLoad_1 == 2'd1; // memoryController.ts:246
+  wire [31:0] imem_load_start_mux_1 = nextLoad_1_eq_2 ? tri_words : nextLoad_1_eq_1 ? const_words : program_words; // memoryController.ts:280
+  wire tooLong_mux = nextLoad_1_eq_1 ? 32'h2000 < imem_load_start_mux_1 : 32'h1000 < imem_load_start_mux_1; // memoryController.ts:246
+  wire tooLong_mux_1 = nextLoad_1_eq_2 ? 1'd0 : tooLong_mux; // memoryController.ts:246
+  wire [31:0] nextSource_mux_1 = nextLoad_1_eq_2 ? tri_addr_hi : nextLoad_1_eq_1 ? const_addr_hi : program_addr_hi; // memoryController.ts:249
+  wire [31:0] nextSource_mux_3 = nextLoad_1_eq_2 ? tri_addr_lo : nextLoad_1_eq_1 ? const_addr_lo : program_addr_lo; // memoryController.ts:249
   wire [63:0] nextSource = {nextSource_mux_1, nextSource_mux_3}; // memoryController.ts:249
   wire [32:0] nextBeats_add = {1'd0, imem_load_start_mux_1} + 33'd3; // memoryController.ts:248
   wire [32:0] nextBeats = {2'd0, nextBeats_add[32:2]}; // memoryController.ts:248
@@ -208,30 +208,31 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire loadStarts = beginLoad & ~tooLong_mux_1 & ~badSource; // memoryController.ts:266
   assign imem_load_start = loadStarts & nextLoad_1 == 2'd0; // memoryController.ts:267
   wire emit = receiving & buffer_words != 3'd0; // memoryController.ts:286
-  wire store = emit & word_index < (hi_eq ? tri_words : hi_eq_1 ? const_words : program_words); // memoryController.ts:291
+  wire store_ult = word_index < (current_eq_2 ? tri_words : current_eq_1 ? const_words : program_words); // memoryController.ts:291
+  wire store = emit & store_ult; // memoryController.ts:291
   assign imem_load_we = store & current == 2'd0; // memoryController.ts:298
   assign imem_load_waddr = word_index[11:0]; // memoryController.ts:299
   wire [31:0] word_mux_1 = buffer_pos == 2'd2 ? buffer[95:64] : buffer_pos == 2'd1 ? buffer[63:32] : buffer[31:0]; // memoryController.ts:289
   wire [31:0] word = buffer_pos == 2'd3 ? buffer[127:96] : word_mux_1; // memoryController.ts:289
   assign imem_load_wdata = word; // memoryController.ts:300
-  assign cmem_load_start = loadStarts & tooLong_eq_1; // memoryController.ts:268
-  assign cmem_load_we = store & hi_eq_1; // memoryController.ts:298
+  assign cmem_load_start = loadStarts & nextLoad_1_eq_1; // memoryController.ts:268
+  assign cmem_load_we = store & current_eq_1; // memoryController.ts:298
   assign cmem_load_waddr = word_index[12:0]; // memoryController.ts:299
   assign cmem_load_wdata = word; // memoryController.ts:300
-  assign tri_load_start = loadStarts & tooLong_eq; // memoryController.ts:269
-  assign tri_load_valid = store & hi_eq; // memoryController.ts:292
+  assign tri_load_start = loadStarts & nextLoad_1_eq_2; // memoryController.ts:269
+  assign tri_load_valid = store & current_eq_2; // memoryController.ts:292
   assign tri_load_data = word; // memoryController.ts:293
-  wire frameDue = beginLoad_eq & ~nextLoad & pendingStart; // memoryController.ts:325
-  wire startFrame_eq = error == 3'd0; // memoryController.ts:326
-  wire [32:0] badFrame_zext = {1'd0, pixel_count}; // memoryController.ts:324
-  wire [64:0] end_1 = {1'd0, dma_wr_addr_concat} + {28'd0, {badFrame_zext, 4'd0}}; // memoryController.ts:645
+  wire frameDue = controller_state_eq_idle & ~nextLoad & pendingStart; // memoryController.ts:325
+  wire error_eq_0 = error == 3'd0; // memoryController.ts:326
+  wire [32:0] pixel_count_1 = {1'd0, pixel_count}; // memoryController.ts:324
+  wire [64:0] end_1 = {1'd0, out_addr_hi_cat_out_addr_lo} + {28'd0, {pixel_count_1, 4'd0}}; // memoryController.ts:645
   wire reportsOn_1 = reportsOn; // memoryController.ts:322
-  wire [32:0] patches_add = badFrame_zext + 33'h1f; // memoryController.ts:323
+  wire [32:0] patches_add = pixel_count_1 + 33'h1f; // memoryController.ts:323
   wire [32:0] patches = {5'd0, patches_add[32:5]}; // memoryController.ts:323
-  wire [64:0] end_2 = {1'd0, reportsOn_concat} + {28'd0, {patches, 4'd0}}; // memoryController.ts:645
+  wire [64:0] end_2 = {1'd0, report_addr_hi_cat_report_addr_lo} + {28'd0, {patches, 4'd0}}; // memoryController.ts:645
   wire badFrame_and = reportsOn & (report_addr_lo[3:0] != 4'd0 | end_2[64] & end_2[63:0] != 64'd0); // memoryController.ts:324
   wire badFrame = out_addr_lo[3:0] != 4'd0 | end_1[64] & end_1[63:0] != 64'd0 | badFrame_and; // memoryController.ts:324
-  wire startFrame = frameDue & startFrame_eq & ~badFrame; // memoryController.ts:326
+  wire startFrame = frameDue & error_eq_0 & ~badFrame; // memoryController.ts:326
   assign frame_start = startFrame; // memoryController.ts:331
   assign frame_pixel_count = pixel_count; // memoryController.ts:332
   assign frame_first_pixel = first_pixel; // memoryController.ts:333
@@ -245,17 +246,18 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   assign mem_read_en = write_back_state == WRITE_BACK_READ; // memoryController.ts:576
   assign mem_thread = wb_thread; // memoryController.ts:577
   assign mem_addr = 14'h3ffc; // memoryController.ts:578
-  wire patches_done_sel_and = mmio_wr_en & mmio_wr_addr == 12'd8; // memoryController.ts:171
-  wire busy = ~beginLoad_eq | pendingLoads != 3'd0 | pendingStart; // memoryController.ts:179
-  wire patches_done_sel_and_1 = patches_done_sel_and & busy; // memoryController.ts:189
-  wire patches_done_sel_slice = mmio_wr_data[3]; // memoryController.ts:635
-  wire controller_state_sel_and_1 = receiving & beats_left == 32'd0 & buffer_words == 3'd0; // memoryController.ts:312
+  wire mmio_wr_en_and_mmio_wr_addr_eq_8 = mmio_wr_en & mmio_wr_addr == 12'd8; // memoryController.ts:171
+  wire busy = ~controller_state_eq_idle | pendingLoads != 3'd0 | pendingStart; // memoryController.ts:179
+  wire mmio_wr_en_and_mmio_wr_addr_eq_8_and_busy = mmio_wr_en_and_mmio_wr_addr_eq_8 & busy; // memoryController.ts:189
+  wire mmio_wr_data_bit_3 = mmio_wr_data[3]; // memoryController.ts:635
+  wire receiving_and_beats_left_eq_0_and_buffer_words_eq_0 = receiving & beats_left == 32'd0 & buffer_words == 3'd0; // memoryController.ts:312
   wire controller_state_sel_and_3 = beginLoad & (tooLong_mux_1 | badSource); // memoryController.ts:252
   wire controller_state_sel_eq_2 = imem_load_start_mux_1 == 32'd0; // memoryController.ts:263
-  wire done_sel_slice = mmio_wr_data[4]; // memoryController.ts:635
+  wire mmio_wr_data_bit_4 = mmio_wr_data[4]; // memoryController.ts:635
   wire running = controller_state == CONTROLLER_RUN; // memoryController.ts:134
   wire arriving = thread_done_valid & running; // memoryController.ts:516
   wire overflow = arriving & ~ended_threads_enq_ready; // memoryController.ts:528
+  wire [2:0] error_mux_2 = tooLong_mux_1 ? (nextLoad_1_eq_2 ? 3'd0 : nextLoad_1_eq_1 ? 3'd2 : 3'd1) : 3'd6; // memoryController.ts:254
   wire accept = dma_rd_ready & dma_rd_valid; // memoryController.ts:287
   wire ended_threads_enq_valid = arriving; // memoryController.ts:517
   wire [4:0] ended_thread_thread = thread_done_thread; // memoryController.ts:519
@@ -264,15 +266,14 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire [31:0] ended_threads_enq_bits_pixel = ended_thread_pixel; // memoryController.ts:522
   wire ended_thread_fault = thread_done_fault; // memoryController.ts:521
   wire ended_threads_enq_bits_fault = ended_thread_fault; // memoryController.ts:522
-  wire ended_threads_deq_ready_eq = write_back_state == WRITE_BACK_IDLE; // memoryController.ts:564
-  wire [31:0] ended_threads_deq_ready_mux = oldest ? report1_written : report0_written; // memoryController.ts:551
+  wire [31:0] report1_written_if_oldest_else_report0_written = oldest ? report1_written : report0_written; // memoryController.ts:551
   wire [32:0] everyThread_sub = (33'd1 << threads) - 33'd1; // memoryController.ts:555
   wire [31:0] everyThread = everyThread_sub[31:0]; // memoryController.ts:555
-  wire complete = ended_threads_deq_ready_mux == everyThread & threads != 6'd0; // memoryController.ts:556
-  wire ended_threads_deq_ready = ended_threads_deq_ready_eq & ~complete; // memoryController.ts:564
+  wire complete = report1_written_if_oldest_else_report0_written == everyThread & threads != 6'd0; // memoryController.ts:556
+  wire ended_threads_deq_ready = write_back_state == WRITE_BACK_IDLE & ~complete; // memoryController.ts:564
   wire writtenBank = wb_index[5]; // memoryController.ts:611
   wire [31:0] bit_ = 32'd1 << wb_thread; // memoryController.ts:610
-  wire start_bank_not = ~start_bank; // memoryController.ts:623
+  wire not_start_bank = ~start_bank; // memoryController.ts:623
   wire [31:0] rdData_zext = {19'd0, {context_status_3_thread, 5'd0, context_status_3_state}}; // memoryController.ts:412
   wire [31:0] rdData_zext_1 = {19'd0, {context_status_2_thread, 5'd0, context_status_2_state}}; // memoryController.ts:412
   wire [31:0] rdData_zext_2 = {19'd0, {context_status_1_thread, 5'd0, context_status_1_state}}; // memoryController.ts:412
@@ -280,7 +281,7 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire [31:0] cycleWords = cycles[63:32]; // memoryController.ts:355
   wire [31:0] cycleWords_1 = cycles[31:0]; // memoryController.ts:355
   wire [31:0] rdData_mux_1 = mmio_rd_addr == 12'd4 ? 32'h3200204 : mmio_rd_addr == 12'd0 ? 32'h52544750 : 32'd0; // memoryController.ts:436
-  wire [31:0] rdData_mux_2 = mmio_rd_addr == 12'hc ? {27'd0, {running, receiving | dma_rd_req_valid, irq_ne, done, busy}} : rdData_mux_1; // memoryController.ts:436
+  wire [31:0] rdData_mux_2 = mmio_rd_addr == 12'hc ? {27'd0, {running, receiving | dma_rd_req_valid, error_ne_0, done, busy}} : rdData_mux_1; // memoryController.ts:436
   wire [31:0] rdData_mux_4 = mmio_rd_addr == 12'h14 ? {22'd0, tri_load_triangle_count} : mmio_rd_addr == 12'h10 ? {29'd0, error} : rdData_mux_2; // memoryController.ts:436
   wire [31:0] rdData_mux_6 = mmio_rd_addr == 12'h24 ? program_addr_hi : mmio_rd_addr == 12'h20 ? program_addr_lo : rdData_mux_4; // memoryController.ts:436
   wire [31:0] rdData_mux_8 = mmio_rd_addr == 12'h30 ? const_addr_lo : mmio_rd_addr == 12'h28 ? program_words : rdData_mux_6; // memoryController.ts:436
@@ -291,53 +292,53 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire [31:0] rdData_mux_18 = mmio_rd_addr == 12'h60 ? report_addr_lo : mmio_rd_addr == 12'h5c ? first_pixel : rdData_mux_16; // memoryController.ts:436
   wire [31:0] rdData_mux_20 = mmio_rd_addr == 12'h70 ? patches_done : mmio_rd_addr == 12'h64 ? report_addr_hi : rdData_mux_18; // memoryController.ts:436
   wire [31:0] rdData_mux_22 = mmio_rd_addr == 12'h78 ? fault_mask : mmio_rd_addr == 12'h74 ? fault_count : rdData_mux_20; // memoryController.ts:436
-  wire [31:0] rdData_mux_24 = mmio_rd_addr == 12'h80 ? cycleWords_1 : mmio_rd_addr == 12'h7c ? ended_threads_deq_ready_mux : rdData_mux_22; // memoryController.ts:436
-  wire [31:0] rdData_mux_26 = mmio_rd_addr == 12'h88 ? instructions : mmio_rd_addr == 12'h84 ? cycleWords : rdData_mux_24; // memoryController.ts:436
-  wire [31:0] rdData_mux_28 = mmio_rd_addr == 12'h100 ? {31'd0, core_busy_0} : mmio_rd_addr == 12'h8c ? traces : rdData_mux_26; // memoryController.ts:436
-  wire [31:0] rdData_mux_30 = mmio_rd_addr == 12'h108 ? core_counters_0_busy_cycles : mmio_rd_addr == 12'h104 ? core_counters_0_pc : rdData_mux_28; // memoryController.ts:436
-  wire [31:0] rdData_mux_32 = mmio_rd_addr == 12'h110 ? {31'd0, core_busy_1} : mmio_rd_addr == 12'h10c ? core_counters_0_issue_cycles : rdData_mux_30; // memoryController.ts:436
-  wire [31:0] rdData_mux_34 = mmio_rd_addr == 12'h118 ? core_counters_1_busy_cycles : mmio_rd_addr == 12'h114 ? core_counters_1_pc : rdData_mux_32; // memoryController.ts:436
-  wire [31:0] rdData_mux_36 = mmio_rd_addr == 12'h120 ? {31'd0, core_busy_2} : mmio_rd_addr == 12'h11c ? core_counters_1_issue_cycles : rdData_mux_34; // memoryController.ts:436
-  wire [31:0] rdData_mux_38 = mmio_rd_addr == 12'h128 ? core_counters_2_busy_cycles : mmio_rd_addr == 12'h124 ? core_counters_2_pc : rdData_mux_36; // memoryController.ts:436
-  wire [31:0] rdData_mux_40 = mmio_rd_addr == 12'h130 ? {31'd0, core_busy_3} : mmio_rd_addr == 12'h12c ? core_counters_2_issue_cycles : rdData_mux_38; // memoryController.ts:436
-  wire [31:0] rdData_mux_42 = mmio_rd_addr == 12'h138 ? core_counters_3_busy_cycles : mmio_rd_addr == 12'h134 ? core_counters_3_pc : rdData_mux_40; // memoryController.ts:436
-  wire [31:0] rdData_mux_44 = mmio_rd_addr == 12'h18 ? 32'd8 : mmio_rd_addr == 12'h13c ? core_counters_3_issue_cycles : rdData_mux_42; // memoryController.ts:436
-  wire [31:0] rdData_mux_46 = mmio_rd_addr == 12'h404 ? context_status_0_pc : mmio_rd_addr == 12'h400 ? rdData_zext_3 : rdData_mux_44; // memoryController.ts:436
-  wire [31:0] rdData_mux_48 = mmio_rd_addr == 12'h40c ? context_status_0_pc : mmio_rd_addr == 12'h408 ? rdData_zext_3 : rdData_mux_46; // memoryController.ts:436
-  wire [31:0] rdData_mux_50 = mmio_rd_addr == 12'h414 ? context_status_0_pc : mmio_rd_addr == 12'h410 ? rdData_zext_3 : rdData_mux_48; // memoryController.ts:436
-  wire [31:0] rdData_mux_52 = mmio_rd_addr == 12'h41c ? context_status_0_pc : mmio_rd_addr == 12'h418 ? rdData_zext_3 : rdData_mux_50; // memoryController.ts:436
-  wire [31:0] rdData_mux_54 = mmio_rd_addr == 12'h424 ? context_status_0_pc : mmio_rd_addr == 12'h420 ? rdData_zext_3 : rdData_mux_52; // memoryController.ts:436
-  wire [31:0] rdData_mux_56 = mmio_rd_addr == 12'h42c ? context_status_0_pc : mmio_rd_addr == 12'h428 ? rdData_zext_3 : rdData_mux_54; // memoryController.ts:436
-  wire [31:0] rdData_mux_58 = mmio_rd_addr == 12'h434 ? context_status_0_pc : mmio_rd_addr == 12'h430 ? rdData_zext_3 : rdData_mux_56; // memoryController.ts:436
-  wire [31:0] rdData_mux_60 = mmio_rd_addr == 12'h43c ? context_status_0_pc : mmio_rd_addr == 12'h438 ? rdData_zext_3 : rdData_mux_58; // memoryController.ts:436
-  wire [31:0] rdData_mux_62 = mmio_rd_addr == 12'h444 ? context_status_1_pc : mmio_rd_addr == 12'h440 ? rdData_zext_2 : rdData_mux_60; // memoryController.ts:436
-  wire [31:0] rdData_mux_64 = mmio_rd_addr == 12'h44c ? context_status_1_pc : mmio_rd_addr == 12'h448 ? rdData_zext_2 : rdData_mux_62; // memoryController.ts:436
-  wire [31:0] rdData_mux_66 = mmio_rd_addr == 12'h454 ? context_status_1_pc : mmio_rd_addr == 12'h450 ? rdData_zext_2 : rdData_mux_64; // memoryController.ts:436
-  wire [31:0] rdData_mux_68 = mmio_rd_addr == 12'h45c ? context_status_1_pc : mmio_rd_addr == 12'h458 ? rdData_zext_2 : rdData_mux_66; // memoryController.ts:436
-  wire [31:0] rdData_mux_70 = mmio_rd_addr == 12'h464 ? context_status_1_pc : mmio_rd_addr == 12'h460 ? rdData_zext_2 : rdData_mux_68; // memoryController.ts:436
-  wire [31:0] rdData_mux_72 = mmio_rd_addr == 12'h46c ? context_status_1_pc : mmio_rd_addr == 12'h468 ? rdData_zext_2 : rdData_mux_70; // memoryController.ts:436
-  wire [31:0] rdData_mux_74 = mmio_rd_addr == 12'h474 ? context_status_1_pc : mmio_rd_addr == 12'h470 ? rdData_zext_2 : rdData_mux_72; // memoryController.ts:436
-  wire [31:0] rdData_mux_76 = mmio_rd_addr == 12'h47c ? context_status_1_pc : mmio_rd_addr == 12'h478 ? rdData_zext_2 : rdData_mux_74; // memoryController.ts:436
-  wire [31:0] rdData_mux_78 = mmio_rd_addr == 12'h484 ? context_status_2_pc : mmio_rd_addr == 12'h480 ? rdData_zext_1 : rdData_mux_76; // memoryController.ts:436
-  wire [31:0] rdData_mux_80 = mmio_rd_addr == 12'h48c ? context_status_2_pc : mmio_rd_addr == 12'h488 ? rdData_zext_1 : rdData_mux_78; // memoryController.ts:436
-  wire [31:0] rdData_mux_82 = mmio_rd_addr == 12'h494 ? context_status_2_pc : mmio_rd_addr == 12'h490 ? rdData_zext_1 : rdData_mux_80; // memoryController.ts:436
-  wire [31:0] rdData_mux_84 = mmio_rd_addr == 12'h49c ? context_status_2_pc : mmio_rd_addr == 12'h498 ? rdData_zext_1 : rdData_mux_82; // memoryController.ts:436
-  wire [31:0] rdData_mux_86 = mmio_rd_addr == 12'h4a4 ? context_status_2_pc : mmio_rd_addr == 12'h4a0 ? rdData_zext_1 : rdData_mux_84; // memoryController.ts:436
-  wire [31:0] rdData_mux_88 = mmio_rd_addr == 12'h4ac ? context_status_2_pc : mmio_rd_addr == 12'h4a8 ? rdData_zext_1 : rdData_mux_86; // memoryController.ts:436
-  wire [31:0] rdData_mux_90 = mmio_rd_addr == 12'h4b4 ? context_status_2_pc : mmio_rd_addr == 12'h4b0 ? rdData_zext_1 : rdData_mux_88; // memoryController.ts:436
-  wire [31:0] rdData_mux_92 = mmio_rd_addr == 12'h4bc ? context_status_2_pc : mmio_rd_addr == 12'h4b8 ? rdData_zext_1 : rdData_mux_90; // memoryController.ts:436
-  wire [31:0] rdData_mux_94 = mmio_rd_addr == 12'h4c4 ? context_status_3_pc : mmio_rd_addr == 12'h4c0 ? rdData_zext : rdData_mux_92; // memoryController.ts:436
-  wire [31:0] rdData_mux_96 = mmio_rd_addr == 12'h4cc ? context_status_3_pc : mmio_rd_addr == 12'h4c8 ? rdData_zext : rdData_mux_94; // memoryController.ts:436
-  wire [31:0] rdData_mux_98 = mmio_rd_addr == 12'h4d4 ? context_status_3_pc : mmio_rd_addr == 12'h4d0 ? rdData_zext : rdData_mux_96; // memoryController.ts:436
-  wire [31:0] rdData_mux_100 = mmio_rd_addr == 12'h4dc ? context_status_3_pc : mmio_rd_addr == 12'h4d8 ? rdData_zext : rdData_mux_98; // memoryController.ts:436
-  wire [31:0] rdData_mux_102 = mmio_rd_addr == 12'h4e4 ? context_status_3_pc : mmio_rd_addr == 12'h4e0 ? rdData_zext : rdData_mux_100; // memoryController.ts:436
-  wire [31:0] rdData_mux_104 = mmio_rd_addr == 12'h4ec ? context_status_3_pc : mmio_rd_addr == 12'h4e8 ? rdData_zext : rdData_mux_102; // memoryController.ts:436
-  wire [31:0] rdData_mux_106 = mmio_rd_addr == 12'h4f4 ? context_status_3_pc : mmio_rd_addr == 12'h4f0 ? rdData_zext : rdData_mux_104; // memoryController.ts:436
-  wire [31:0] rdData_mux_108 = mmio_rd_addr == 12'h4fc ? context_status_3_pc : mmio_rd_addr == 12'h4f8 ? rdData_zext : rdData_mux_106; // memoryController.ts:436
-  wire [31:0] rdData_mux_110 = mmio_rd_addr == 12'h204 ? ic_counters_0_tests : mmio_rd_addr == 12'h200 ? ic_counters_0_rays : rdData_mux_108; // memoryController.ts:436
-  wire [31:0] rdData_mux_112 = mmio_rd_addr == 12'h20c ? ic_counters_0_node_tests : mmio_rd_addr == 12'h208 ? ic_counters_0_busy_cycles : rdData_mux_110; // memoryController.ts:436
-  wire [31:0] rdData_mux_114 = mmio_rd_addr == 12'h214 ? ic_counters_1_tests : mmio_rd_addr == 12'h210 ? ic_counters_1_rays : rdData_mux_112; // memoryController.ts:436
-  wire [31:0] rdData_mux_116 = mmio_rd_addr == 12'h21c ? ic_counters_1_node_tests : mmio_rd_addr == 12'h218 ? ic_counters_1_busy_cycles : rdData_mux_114; // memoryController.ts:436
+  wire [31:0] rdData_mux_23 = mmio_rd_addr == 12'h7c ? report1_written_if_oldest_else_report0_written : rdData_mux_22; // memoryController.ts:436
+  wire [31:0] rdData_mux_25 = mmio_rd_addr == 12'h84 ? cycleWords : mmio_rd_addr == 12'h80 ? cycleWords_1 : rdData_mux_23; // memoryController.ts:436
+  wire [31:0] rdData_mux_27 = mmio_rd_addr == 12'h8c ? traces : mmio_rd_addr == 12'h88 ? instructions : rdData_mux_25; // memoryController.ts:436
+  wire [31:0] rdData_mux_29 = mmio_rd_addr == 12'h104 ? core_counters_0_pc : mmio_rd_addr == 12'h100 ? {31'd0, core_busy_0} : rdData_mux_27; // memoryController.ts:436
+  wire [31:0] rdData_mux_31 = mmio_rd_addr == 12'h10c ? core_counters_0_issue_cycles : mmio_rd_addr == 12'h108 ? core_counters_0_busy_cycles : rdData_mux_29; // memoryController.ts:436
+  wire [31:0] rdData_mux_33 = mmio_rd_addr == 12'h114 ? core_counters_1_pc : mmio_rd_addr == 12'h110 ? {31'd0, core_busy_1} : rdData_mux_31; // memoryController.ts:436
+  wire [31:0] rdData_mux_35 = mmio_rd_addr == 12'h11c ? core_counters_1_issue_cycles : mmio_rd_addr == 12'h118 ? core_counters_1_busy_cycles : rdData_mux_33; // memoryController.ts:436
+  wire [31:0] rdData_mux_37 = mmio_rd_addr == 12'h124 ? core_counters_2_pc : mmio_rd_addr == 12'h120 ? {31'd0, core_busy_2} : rdData_mux_35; // memoryController.ts:436
+  wire [31:0] rdData_mux_39 = mmio_rd_addr == 12'h12c ? core_counters_2_issue_cycles : mmio_rd_addr == 12'h128 ? core_counters_2_busy_cycles : rdData_mux_37; // memoryController.ts:436
+  wire [31:0] rdData_mux_41 = mmio_rd_addr == 12'h134 ? core_counters_3_pc : mmio_rd_addr == 12'h130 ? {31'd0, core_busy_3} : rdData_mux_39; // memoryController.ts:436
+  wire [31:0] rdData_mux_43 = mmio_rd_addr == 12'h13c ? core_counters_3_issue_cycles : mmio_rd_addr == 12'h138 ? core_counters_3_busy_cycles : rdData_mux_41; // memoryController.ts:436
+  wire [31:0] rdData_mux_45 = mmio_rd_addr == 12'h400 ? rdData_zext_3 : mmio_rd_addr == 12'h18 ? 32'd8 : rdData_mux_43; // memoryController.ts:436
+  wire [31:0] rdData_mux_47 = mmio_rd_addr == 12'h408 ? rdData_zext_3 : mmio_rd_addr == 12'h404 ? context_status_0_pc : rdData_mux_45; // memoryController.ts:436
+  wire [31:0] rdData_mux_49 = mmio_rd_addr == 12'h410 ? rdData_zext_3 : mmio_rd_addr == 12'h40c ? context_status_0_pc : rdData_mux_47; // memoryController.ts:436
+  wire [31:0] rdData_mux_51 = mmio_rd_addr == 12'h418 ? rdData_zext_3 : mmio_rd_addr == 12'h414 ? context_status_0_pc : rdData_mux_49; // memoryController.ts:436
+  wire [31:0] rdData_mux_53 = mmio_rd_addr == 12'h420 ? rdData_zext_3 : mmio_rd_addr == 12'h41c ? context_status_0_pc : rdData_mux_51; // memoryController.ts:436
+  wire [31:0] rdData_mux_55 = mmio_rd_addr == 12'h428 ? rdData_zext_3 : mmio_rd_addr == 12'h424 ? context_status_0_pc : rdData_mux_53; // memoryController.ts:436
+  wire [31:0] rdData_mux_57 = mmio_rd_addr == 12'h430 ? rdData_zext_3 : mmio_rd_addr == 12'h42c ? context_status_0_pc : rdData_mux_55; // memoryController.ts:436
+  wire [31:0] rdData_mux_59 = mmio_rd_addr == 12'h438 ? rdData_zext_3 : mmio_rd_addr == 12'h434 ? context_status_0_pc : rdData_mux_57; // memoryController.ts:436
+  wire [31:0] rdData_mux_61 = mmio_rd_addr == 12'h440 ? rdData_zext_2 : mmio_rd_addr == 12'h43c ? context_status_0_pc : rdData_mux_59; // memoryController.ts:436
+  wire [31:0] rdData_mux_63 = mmio_rd_addr == 12'h448 ? rdData_zext_2 : mmio_rd_addr == 12'h444 ? context_status_1_pc : rdData_mux_61; // memoryController.ts:436
+  wire [31:0] rdData_mux_65 = mmio_rd_addr == 12'h450 ? rdData_zext_2 : mmio_rd_addr == 12'h44c ? context_status_1_pc : rdData_mux_63; // memoryController.ts:436
+  wire [31:0] rdData_mux_67 = mmio_rd_addr == 12'h458 ? rdData_zext_2 : mmio_rd_addr == 12'h454 ? context_status_1_pc : rdData_mux_65; // memoryController.ts:436
+  wire [31:0] rdData_mux_69 = mmio_rd_addr == 12'h460 ? rdData_zext_2 : mmio_rd_addr == 12'h45c ? context_status_1_pc : rdData_mux_67; // memoryController.ts:436
+  wire [31:0] rdData_mux_71 = mmio_rd_addr == 12'h468 ? rdData_zext_2 : mmio_rd_addr == 12'h464 ? context_status_1_pc : rdData_mux_69; // memoryController.ts:436
+  wire [31:0] rdData_mux_73 = mmio_rd_addr == 12'h470 ? rdData_zext_2 : mmio_rd_addr == 12'h46c ? context_status_1_pc : rdData_mux_71; // memoryController.ts:436
+  wire [31:0] rdData_mux_75 = mmio_rd_addr == 12'h478 ? rdData_zext_2 : mmio_rd_addr == 12'h474 ? context_status_1_pc : rdData_mux_73; // memoryController.ts:436
+  wire [31:0] rdData_mux_77 = mmio_rd_addr == 12'h480 ? rdData_zext_1 : mmio_rd_addr == 12'h47c ? context_status_1_pc : rdData_mux_75; // memoryController.ts:436
+  wire [31:0] rdData_mux_79 = mmio_rd_addr == 12'h488 ? rdData_zext_1 : mmio_rd_addr == 12'h484 ? context_status_2_pc : rdData_mux_77; // memoryController.ts:436
+  wire [31:0] rdData_mux_81 = mmio_rd_addr == 12'h490 ? rdData_zext_1 : mmio_rd_addr == 12'h48c ? context_status_2_pc : rdData_mux_79; // memoryController.ts:436
+  wire [31:0] rdData_mux_83 = mmio_rd_addr == 12'h498 ? rdData_zext_1 : mmio_rd_addr == 12'h494 ? context_status_2_pc : rdData_mux_81; // memoryController.ts:436
+  wire [31:0] rdData_mux_85 = mmio_rd_addr == 12'h4a0 ? rdData_zext_1 : mmio_rd_addr == 12'h49c ? context_status_2_pc : rdData_mux_83; // memoryController.ts:436
+  wire [31:0] rdData_mux_87 = mmio_rd_addr == 12'h4a8 ? rdData_zext_1 : mmio_rd_addr == 12'h4a4 ? context_status_2_pc : rdData_mux_85; // memoryController.ts:436
+  wire [31:0] rdData_mux_89 = mmio_rd_addr == 12'h4b0 ? rdData_zext_1 : mmio_rd_addr == 12'h4ac ? context_status_2_pc : rdData_mux_87; // memoryController.ts:436
+  wire [31:0] rdData_mux_91 = mmio_rd_addr == 12'h4b8 ? rdData_zext_1 : mmio_rd_addr == 12'h4b4 ? context_status_2_pc : rdData_mux_89; // memoryController.ts:436
+  wire [31:0] rdData_mux_93 = mmio_rd_addr == 12'h4c0 ? rdData_zext : mmio_rd_addr == 12'h4bc ? context_status_2_pc : rdData_mux_91; // memoryController.ts:436
+  wire [31:0] rdData_mux_95 = mmio_rd_addr == 12'h4c8 ? rdData_zext : mmio_rd_addr == 12'h4c4 ? context_status_3_pc : rdData_mux_93; // memoryController.ts:436
+  wire [31:0] rdData_mux_97 = mmio_rd_addr == 12'h4d0 ? rdData_zext : mmio_rd_addr == 12'h4cc ? context_status_3_pc : rdData_mux_95; // memoryController.ts:436
+  wire [31:0] rdData_mux_99 = mmio_rd_addr == 12'h4d8 ? rdData_zext : mmio_rd_addr == 12'h4d4 ? context_status_3_pc : rdData_mux_97; // memoryController.ts:436
+  wire [31:0] rdData_mux_101 = mmio_rd_addr == 12'h4e0 ? rdData_zext : mmio_rd_addr == 12'h4dc ? context_status_3_pc : rdData_mux_99; // memoryController.ts:436
+  wire [31:0] rdData_mux_103 = mmio_rd_addr == 12'h4e8 ? rdData_zext : mmio_rd_addr == 12'h4e4 ? context_status_3_pc : rdData_mux_101; // memoryController.ts:436
+  wire [31:0] rdData_mux_105 = mmio_rd_addr == 12'h4f0 ? rdData_zext : mmio_rd_addr == 12'h4ec ? context_status_3_pc : rdData_mux_103; // memoryController.ts:436
+  wire [31:0] rdData_mux_107 = mmio_rd_addr == 12'h4f8 ? rdData_zext : mmio_rd_addr == 12'h4f4 ? context_status_3_pc : rdData_mux_105; // memoryController.ts:436
+  wire [31:0] rdData_mux_109 = mmio_rd_addr == 12'h200 ? ic_counters_0_rays : mmio_rd_addr == 12'h4fc ? context_status_3_pc : rdData_mux_107; // memoryController.ts:436
+  wire [31:0] rdData_mux_111 = mmio_rd_addr == 12'h208 ? ic_counters_0_busy_cycles : mmio_rd_addr == 12'h204 ? ic_counters_0_tests : rdData_mux_109; // memoryController.ts:436
+  wire [31:0] rdData_mux_113 = mmio_rd_addr == 12'h210 ? ic_counters_1_rays : mmio_rd_addr == 12'h20c ? ic_counters_0_node_tests : rdData_mux_111; // memoryController.ts:436
+  wire [31:0] rdData_mux_115 = mmio_rd_addr == 12'h218 ? ic_counters_1_busy_cycles : mmio_rd_addr == 12'h214 ? ic_counters_1_tests : rdData_mux_113; // memoryController.ts:436
 
 `ifndef SYNTHESIS
   initial begin
@@ -452,47 +453,47 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
       if (mmio_wr_en & mmio_wr_addr == 12'h5c) first_pixel <= mmio_wr_data; // memoryController.ts:166
       if (reported) begin // memoryController.ts:472
         patches_done <= patches_done + 32'd1; // memoryController.ts:627
-        fault_mask <= fault_mask | dma_wr_data_mux_1; // memoryController.ts:628
-      end else if (!patches_done_sel_and_1 && patches_done_sel_and && patches_done_sel_slice) begin // memoryController.ts:189
+        fault_mask <= fault_mask | report1_faults_if_oldest_else_report0_faults; // memoryController.ts:628
+      end else if (!mmio_wr_en_and_mmio_wr_addr_eq_8_and_busy && mmio_wr_en_and_mmio_wr_addr_eq_8 && mmio_wr_data_bit_3) begin // memoryController.ts:189
         patches_done <= 32'd0; // memoryController.ts:200
         fault_mask <= 32'd0; // memoryController.ts:200
       end
       if (written & wb_fault) fault_count <= fault_count + 32'd1; // memoryController.ts:625
-      else if (!patches_done_sel_and_1 && patches_done_sel_and && patches_done_sel_slice) fault_count <= 32'd0; // memoryController.ts:200
-      if (controller_state_sel_and_1) controller_state <= CONTROLLER_IDLE; // memoryController.ts:313
+      else if (!mmio_wr_en_and_mmio_wr_addr_eq_8_and_busy && mmio_wr_en_and_mmio_wr_addr_eq_8 && mmio_wr_data_bit_3) fault_count <= 32'd0; // memoryController.ts:200
+      if (receiving_and_beats_left_eq_0_and_buffer_words_eq_0) controller_state <= CONTROLLER_IDLE; // memoryController.ts:313
       else if (dma_rd_req_valid & dma_rd_req_ready) controller_state <= CONTROLLER_RECEIVE; // memoryController.ts:275
       else if (!controller_state_sel_and_3 && beginLoad && !controller_state_sel_eq_2) controller_state <= CONTROLLER_REQUEST; // memoryController.ts:263
       if (frame_done) begin // memoryController.ts:127
         controller_state <= CONTROLLER_IDLE; // memoryController.ts:138
         done <= 1'd1; // memoryController.ts:139
       end else begin // memoryController.ts:127
-        if (frameDue && !badFrame && startFrame_eq) controller_state <= CONTROLLER_RUN; // memoryController.ts:329
-        if (!patches_done_sel_and_1 && patches_done_sel_and) begin // memoryController.ts:189
-          if (patches_done_sel_slice) done <= 1'd0; // memoryController.ts:199
-          else if (done_sel_slice) done <= 1'd0; // memoryController.ts:195
+        if (frameDue && !badFrame && error_eq_0) controller_state <= CONTROLLER_RUN; // memoryController.ts:329
+        if (!mmio_wr_en_and_mmio_wr_addr_eq_8_and_busy && mmio_wr_en_and_mmio_wr_addr_eq_8) begin // memoryController.ts:189
+          if (mmio_wr_data_bit_3) done <= 1'd0; // memoryController.ts:199
+          else if (mmio_wr_data_bit_4) done <= 1'd0; // memoryController.ts:195
         end
       end
-      if (patches_done_sel_and_1) begin // memoryController.ts:189
-        if (startFrame_eq) error <= 3'd4; // memoryController.ts:180
-      end else if (patches_done_sel_and) begin // memoryController.ts:171
+      if (mmio_wr_en_and_mmio_wr_addr_eq_8_and_busy) begin // memoryController.ts:189
+        if (error_eq_0) error <= 3'd4; // memoryController.ts:180
+      end else if (mmio_wr_en_and_mmio_wr_addr_eq_8) begin // memoryController.ts:171
         pendingLoads <= mmio_wr_data[2:0]; // memoryController.ts:192
-        if (done_sel_slice) error <= 3'd0; // memoryController.ts:196
+        if (mmio_wr_data_bit_4) error <= 3'd0; // memoryController.ts:196
       end
-      if (controller_state_sel_and_1) pendingLoads <= pendingLoads & ~(3'd1 << current); // memoryController.ts:230
+      if (receiving_and_beats_left_eq_0_and_buffer_words_eq_0) pendingLoads <= pendingLoads & ~(3'd1 << current); // memoryController.ts:230
       else if (controller_state_sel_and_3) pendingLoads <= 3'd0; // memoryController.ts:255
       else if (beginLoad && controller_state_sel_eq_2) pendingLoads <= pendingLoads & ~(3'd1 << nextLoad_1); // memoryController.ts:230
       if (frameDue) pendingStart <= 1'd0; // memoryController.ts:328
       else if (controller_state_sel_and_3) pendingStart <= 1'd0; // memoryController.ts:256
-      else if (!patches_done_sel_and_1 && patches_done_sel_and) pendingStart <= patches_done_sel_slice; // memoryController.ts:193
+      else if (!mmio_wr_en_and_mmio_wr_addr_eq_8_and_busy && mmio_wr_en_and_mmio_wr_addr_eq_8) pendingStart <= mmio_wr_data_bit_3; // memoryController.ts:193
       if (controller_state_sel_and_3) begin // memoryController.ts:252
-        if (startFrame_eq) error <= tooLong_mux_1 ? (tooLong_eq ? 3'd0 : tooLong_eq_1 ? 3'd2 : 3'd1) : 3'd6; // memoryController.ts:180
+        if (error_eq_0) error <= error_mux_2; // memoryController.ts:180
       end else if (beginLoad) begin // memoryController.ts:251
         current <= nextLoad_1; // memoryController.ts:258
       end
-      if ((tri_load_error & ~tri_load_start) && startFrame_eq) error <= 3'd3; // memoryController.ts:180
-      if (internal_error && startFrame_eq) error <= 3'd5; // memoryController.ts:180
-      if (frameDue && badFrame && startFrame_eq) error <= 3'd6; // memoryController.ts:180
-      if (overflow && startFrame_eq) error <= 3'd5; // memoryController.ts:180
+      if ((tri_load_error & ~tri_load_start) && error_eq_0) error <= 3'd3; // memoryController.ts:180
+      if (internal_error && error_eq_0) error <= 3'd5; // memoryController.ts:180
+      if (frameDue && badFrame && error_eq_0) error <= 3'd6; // memoryController.ts:180
+      if (overflow && error_eq_0) error <= 3'd5; // memoryController.ts:180
       if (emit) word_index <= word_index + 32'd1; // memoryController.ts:303
       else if (!controller_state_sel_and_3 && beginLoad) word_index <= 32'd0; // memoryController.ts:259
       if (accept) begin // memoryController.ts:287
@@ -517,7 +518,7 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
         report0_written <= report0_written | bit_; // memoryController.ts:615
         if (wb_fault) report0_faults <= report0_faults | bit_; // memoryController.ts:616
       end
-      if (frame_patch_start & start_bank_not) report0_cycles <= 32'd0; // memoryController.ts:613
+      if (frame_patch_start & not_start_bank) report0_cycles <= 32'd0; // memoryController.ts:613
       else report0_cycles <= report0_cycles + 32'd1; // memoryController.ts:613
       if (reported & oldest | startFrame) begin // memoryController.ts:618
         report1_written <= 32'd0; // memoryController.ts:619
@@ -529,28 +530,30 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
       if (frame_patch_start & start_bank) report1_cycles <= 32'd0; // memoryController.ts:613
       else report1_cycles <= report1_cycles + 32'd1; // memoryController.ts:613
       if (startFrame) start_bank <= 1'd0; // memoryController.ts:623
-      else if (frame_patch_start) start_bank <= start_bank_not; // memoryController.ts:623
-      if (ended_threads_deq_ready_eq) begin // memoryController.ts:564
-        if (complete) begin // memoryController.ts:556
-          write_back_state <= WRITE_BACK_REPORT; // memoryController.ts:566
-        end else if (ended_threads_deq_valid) begin // memoryController.ts:513
-          write_back_state <= WRITE_BACK_READ; // memoryController.ts:570
-          wb_thread <= ended_threads_deq_bits_thread; // memoryController.ts:567
-          wb_index <= ended_threads_deq_bits_pixel - first_pixel; // memoryController.ts:568
-          wb_fault <= ended_threads_deq_bits_fault; // memoryController.ts:569
+      else if (frame_patch_start) start_bank <= not_start_bank; // memoryController.ts:623
+      case (write_back_state) // memoryController.ts:564
+        WRITE_BACK_IDLE: begin
+          if (complete) begin // memoryController.ts:556
+            write_back_state <= WRITE_BACK_REPORT; // memoryController.ts:566
+          end else if (ended_threads_deq_valid) begin // memoryController.ts:513
+            write_back_state <= WRITE_BACK_READ; // memoryController.ts:570
+            wb_thread <= ended_threads_deq_bits_thread; // memoryController.ts:567
+            wb_index <= ended_threads_deq_bits_pixel - first_pixel; // memoryController.ts:568
+            wb_fault <= ended_threads_deq_bits_fault; // memoryController.ts:569
+          end
         end
-      end else if (mem_read_en) begin // memoryController.ts:127
-        if (mem_done) begin // memoryController.ts:127
-          write_back_state <= WRITE_BACK_WRITE; // memoryController.ts:582
-          wb_result <= mem_data_read; // memoryController.ts:581
+        WRITE_BACK_READ: begin
+          if (mem_done) begin // memoryController.ts:127
+            write_back_state <= WRITE_BACK_WRITE; // memoryController.ts:582
+            wb_result <= mem_data_read; // memoryController.ts:581
+          end
         end
-      end else if (writing) begin // memoryController.ts:597
-        if (dma_wr_ready) write_back_state <= WRITE_BACK_IDLE; // memoryController.ts:479
-      end else if (reporting && reported) begin // memoryController.ts:467
-        write_back_state <= WRITE_BACK_IDLE; // memoryController.ts:480
-      end
+        WRITE_BACK_WRITE: if (dma_wr_ready) write_back_state <= WRITE_BACK_IDLE; // memoryController.ts:479
+        WRITE_BACK_REPORT: if (reported) write_back_state <= WRITE_BACK_IDLE; // memoryController.ts:480
+        default: ;
+      endcase
       if (busy) cycles <= cycles + 64'd1; // memoryController.ts:354
-      if (mmio_rd_en) rdData <= rdData_mux_116; // memoryController.ts:438
+      if (mmio_rd_en) rdData <= mmio_rd_addr == 12'h21c ? ic_counters_1_node_tests : rdData_mux_115; // memoryController.ts:438
       _reg <= mmio_rd_en; // memoryController.ts:440
     end
   end

@@ -340,9 +340,9 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire serveTrace = served & isTrace; // patchDispatcher.ts:140
   assign steer_q_en_rt2ic = serveTrace; // patchDispatcher.ts:142
   assign steer_core_id_rt2ic = serveTrace ? 4'd1 << served_1 : 4'd0; // patchDispatcher.ts:143
-  wire steer_dequeue_ic_and = ic_0_ready & ic0_rays < 2'd3; // patchDispatcher.ts:177
-  wire steer_dequeue_ic_and_1 = ic_1_ready & ic1_rays < 2'd3; // patchDispatcher.ts:177
-  wire taker = steer_dequeue_ic_and | steer_dequeue_ic_and_1; // patchDispatcher.ts:179
+  wire ic_0_ready_and_ic0_rays_lt_3 = ic_0_ready & ic0_rays < 2'd3; // patchDispatcher.ts:177
+  wire ic_1_ready_and_ic1_rays_lt_3 = ic_1_ready & ic1_rays < 2'd3; // patchDispatcher.ts:177
+  wire taker = ic_0_ready_and_ic0_rays_lt_3 | ic_1_ready_and_ic1_rays_lt_3; // patchDispatcher.ts:179
   wire rayWaiting = ~steer_rt2ic_empty; // patchDispatcher.ts:178
   wire assign_ = taker & rayWaiting; // patchDispatcher.ts:180
   assign steer_dequeue_ic = assign_; // patchDispatcher.ts:181
@@ -353,7 +353,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire target_1 = cores_0_launch_ready | cores_1_launch_ready | cores_2_launch_ready | cores_3_launch_ready; // patchDispatcher.ts:102
   wire launched = haveThread & target_1; // patchDispatcher.ts:103
   assign steer_dequeue_rt = launched & resumeReady; // patchDispatcher.ts:117
-  wire taker_1 = ~ic_taker_last ? steer_dequeue_ic_and_1 : ~steer_dequeue_ic_and; // patchDispatcher.ts:179
+  wire taker_1 = ~ic_taker_last ? ic_1_ready_and_ic1_rays_lt_3 : ~ic_0_ready_and_ic0_rays_lt_3; // patchDispatcher.ts:179
   assign ic_0_ray_start = assign_ & ~taker_1; // patchDispatcher.ts:194
   assign ic_1_ray_start = assign_ & taker_1; // patchDispatcher.ts:194
   assign ray_thread = rt2ic_threads_deq_bits; // patchDispatcher.ts:183

@@ -153,7 +153,7 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] core_cmem_data = cmem_loaded ? rdata_1 : 32'd0; // rtCoreTile.ts:37
   wire core_mem_resp_done = mem_resp_done; // rtCoreTile.ts:31
   wire [127:0] core_mem_resp_data = mem_resp_data; // rtCoreTile.ts:31
-  wire [11:0] imem_loaded_slice = core_imem_addr[13:2]; // rtCoreTile.ts:35
+  wire [11:0] core_imem_addr_bits_13_2 = core_imem_addr[13:2]; // rtCoreTile.ts:35
 
 `ifndef SYNTHESIS
   initial begin
@@ -173,7 +173,7 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     end else begin
       if (imem_load_we) imem_length <= {1'd0, imem_load_waddr} + 13'd1; // rtCoreTile.ts:49
       else if (imem_load_start) imem_length <= 13'd0; // rtCoreTile.ts:49
-      imem_loaded <= {1'd0, imem_loaded_slice} < imem_length; // rtCoreTile.ts:53
+      imem_loaded <= {1'd0, core_imem_addr_bits_13_2} < imem_length; // rtCoreTile.ts:53
       cmem_loaded <= {1'd0, core_cmem_addr} < cmem_length; // rtCoreTile.ts:53
       if (cmem_load_we) cmem_length <= {1'd0, cmem_load_waddr} + 14'd1; // rtCoreTile.ts:49
       else if (cmem_load_start) cmem_length <= 14'd0; // rtCoreTile.ts:49
@@ -192,7 +192,7 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   always_ff @(posedge clk) begin
     if (imem_load_we) imem[imem_load_waddr] <= imem_load_wdata;
   end
-  always_ff @(posedge clk) rdata <= imem[imem_loaded_slice];
+  always_ff @(posedge clk) rdata <= imem[core_imem_addr_bits_13_2];
 
   logic [31:0] cmem [0:8191]; // rtCoreTile.ts:47
 `ifndef SYNTHESIS

@@ -180,72 +180,56 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
 
   wire [1:0] port_0_data_read_add = 2'd3 + first_q0; // unifiedMainMemory.ts:71
   wire port_0_data_read_slice_1 = port_0_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_0_data_read_slice_2 = thread_q0[4]; // unifiedMainMemory.ts:70
-  wire port_0_data_read_slice_3 = thread_q0[3]; // unifiedMainMemory.ts:70
-  wire port_0_data_read_slice_4 = thread_q0[2]; // unifiedMainMemory.ts:70
-  wire port_0_data_read_slice_5 = thread_q0[1]; // unifiedMainMemory.ts:70
-  wire port_0_data_read_slice_6 = thread_q0[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_2 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_127 : rdata_123) : port_0_data_read_slice_6 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_5 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_111 : rdata_107) : port_0_data_read_slice_6 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_6 = port_0_data_read_slice_4 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_9 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_95 : rdata_91) : port_0_data_read_slice_6 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_12 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_79 : rdata_75) : port_0_data_read_slice_6 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_13 = port_0_data_read_slice_4 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_14 = port_0_data_read_slice_3 ? port_0_data_read_mux_6 : port_0_data_read_mux_13; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_17 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_63 : rdata_59) : port_0_data_read_slice_6 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_20 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_47 : rdata_43) : port_0_data_read_slice_6 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_21 = port_0_data_read_slice_4 ? port_0_data_read_mux_17 : port_0_data_read_mux_20; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_24 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_31 : rdata_27) : port_0_data_read_slice_6 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_27 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_15 : rdata_11) : port_0_data_read_slice_6 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_28 = port_0_data_read_slice_4 ? port_0_data_read_mux_24 : port_0_data_read_mux_27; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_29 = port_0_data_read_slice_3 ? port_0_data_read_mux_21 : port_0_data_read_mux_28; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_30 = port_0_data_read_slice_2 ? port_0_data_read_mux_14 : port_0_data_read_mux_29; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_33 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_126 : rdata_122) : port_0_data_read_slice_6 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_36 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_110 : rdata_106) : port_0_data_read_slice_6 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_37 = port_0_data_read_slice_4 ? port_0_data_read_mux_33 : port_0_data_read_mux_36; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_40 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_94 : rdata_90) : port_0_data_read_slice_6 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_43 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_78 : rdata_74) : port_0_data_read_slice_6 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_44 = port_0_data_read_slice_4 ? port_0_data_read_mux_40 : port_0_data_read_mux_43; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_45 = port_0_data_read_slice_3 ? port_0_data_read_mux_37 : port_0_data_read_mux_44; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_48 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_62 : rdata_58) : port_0_data_read_slice_6 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_51 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_46 : rdata_42) : port_0_data_read_slice_6 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_52 = port_0_data_read_slice_4 ? port_0_data_read_mux_48 : port_0_data_read_mux_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_55 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_30 : rdata_26) : port_0_data_read_slice_6 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_58 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_14 : rdata_10) : port_0_data_read_slice_6 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_59 = port_0_data_read_slice_4 ? port_0_data_read_mux_55 : port_0_data_read_mux_58; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_60 = port_0_data_read_slice_3 ? port_0_data_read_mux_52 : port_0_data_read_mux_59; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_61 = port_0_data_read_slice_2 ? port_0_data_read_mux_45 : port_0_data_read_mux_60; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_4 = thread_q0[4]; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_3 = thread_q0[3]; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_2 = thread_q0[2]; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_1 = thread_q0[1]; // unifiedMainMemory.ts:70
+  wire thread_q0_bit_0 = thread_q0[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_2 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_127 : rdata_123) : thread_q0_bit_0 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_5 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_111 : rdata_107) : thread_q0_bit_0 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_9 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_95 : rdata_91) : thread_q0_bit_0 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_12 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_79 : rdata_75) : thread_q0_bit_0 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_14 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_2 : port_0_data_read_mux_5) : thread_q0_bit_2 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_17 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_63 : rdata_59) : thread_q0_bit_0 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_20 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_47 : rdata_43) : thread_q0_bit_0 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_24 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_31 : rdata_27) : thread_q0_bit_0 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_27 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_15 : rdata_11) : thread_q0_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_29 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_17 : port_0_data_read_mux_20) : thread_q0_bit_2 ? port_0_data_read_mux_24 : port_0_data_read_mux_27; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_30 = thread_q0_bit_4 ? port_0_data_read_mux_14 : port_0_data_read_mux_29; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_33 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_126 : rdata_122) : thread_q0_bit_0 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_36 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_110 : rdata_106) : thread_q0_bit_0 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_40 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_94 : rdata_90) : thread_q0_bit_0 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_43 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_78 : rdata_74) : thread_q0_bit_0 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_45 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_33 : port_0_data_read_mux_36) : thread_q0_bit_2 ? port_0_data_read_mux_40 : port_0_data_read_mux_43; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_48 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_62 : rdata_58) : thread_q0_bit_0 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_51 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_46 : rdata_42) : thread_q0_bit_0 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_55 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_30 : rdata_26) : thread_q0_bit_0 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_58 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_14 : rdata_10) : thread_q0_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_60 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_48 : port_0_data_read_mux_51) : thread_q0_bit_2 ? port_0_data_read_mux_55 : port_0_data_read_mux_58; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_61 = thread_q0_bit_4 ? port_0_data_read_mux_45 : port_0_data_read_mux_60; // unifiedMainMemory.ts:70
   wire [31:0] port_0_data_read_mux_62 = port_0_data_read_slice_1 ? port_0_data_read_mux_30 : port_0_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_65 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_125 : rdata_121) : port_0_data_read_slice_6 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_68 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_109 : rdata_105) : port_0_data_read_slice_6 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_69 = port_0_data_read_slice_4 ? port_0_data_read_mux_65 : port_0_data_read_mux_68; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_72 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_93 : rdata_89) : port_0_data_read_slice_6 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_75 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_77 : rdata_73) : port_0_data_read_slice_6 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_76 = port_0_data_read_slice_4 ? port_0_data_read_mux_72 : port_0_data_read_mux_75; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_77 = port_0_data_read_slice_3 ? port_0_data_read_mux_69 : port_0_data_read_mux_76; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_80 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_61 : rdata_57) : port_0_data_read_slice_6 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_83 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_45 : rdata_41) : port_0_data_read_slice_6 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_84 = port_0_data_read_slice_4 ? port_0_data_read_mux_80 : port_0_data_read_mux_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_87 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_29 : rdata_25) : port_0_data_read_slice_6 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_90 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_13 : rdata_9) : port_0_data_read_slice_6 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_91 = port_0_data_read_slice_4 ? port_0_data_read_mux_87 : port_0_data_read_mux_90; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_92 = port_0_data_read_slice_3 ? port_0_data_read_mux_84 : port_0_data_read_mux_91; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_93 = port_0_data_read_slice_2 ? port_0_data_read_mux_77 : port_0_data_read_mux_92; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_96 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_124 : rdata_120) : port_0_data_read_slice_6 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_99 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_108 : rdata_104) : port_0_data_read_slice_6 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_100 = port_0_data_read_slice_4 ? port_0_data_read_mux_96 : port_0_data_read_mux_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_103 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_92 : rdata_88) : port_0_data_read_slice_6 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_106 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_76 : rdata_72) : port_0_data_read_slice_6 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_107 = port_0_data_read_slice_4 ? port_0_data_read_mux_103 : port_0_data_read_mux_106; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_108 = port_0_data_read_slice_3 ? port_0_data_read_mux_100 : port_0_data_read_mux_107; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_111 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_60 : rdata_56) : port_0_data_read_slice_6 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_114 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_44 : rdata_40) : port_0_data_read_slice_6 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_115 = port_0_data_read_slice_4 ? port_0_data_read_mux_111 : port_0_data_read_mux_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_118 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_28 : rdata_24) : port_0_data_read_slice_6 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_121 = port_0_data_read_slice_5 ? (port_0_data_read_slice_6 ? rdata_12 : rdata_8) : port_0_data_read_slice_6 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_122 = port_0_data_read_slice_4 ? port_0_data_read_mux_118 : port_0_data_read_mux_121; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_123 = port_0_data_read_slice_3 ? port_0_data_read_mux_115 : port_0_data_read_mux_122; // unifiedMainMemory.ts:70
-  wire [31:0] port_0_data_read_mux_124 = port_0_data_read_slice_2 ? port_0_data_read_mux_108 : port_0_data_read_mux_123; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_65 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_125 : rdata_121) : thread_q0_bit_0 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_68 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_109 : rdata_105) : thread_q0_bit_0 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_72 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_93 : rdata_89) : thread_q0_bit_0 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_75 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_77 : rdata_73) : thread_q0_bit_0 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_77 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_65 : port_0_data_read_mux_68) : thread_q0_bit_2 ? port_0_data_read_mux_72 : port_0_data_read_mux_75; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_80 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_61 : rdata_57) : thread_q0_bit_0 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_83 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_45 : rdata_41) : thread_q0_bit_0 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_87 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_29 : rdata_25) : thread_q0_bit_0 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_90 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_13 : rdata_9) : thread_q0_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_92 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_80 : port_0_data_read_mux_83) : thread_q0_bit_2 ? port_0_data_read_mux_87 : port_0_data_read_mux_90; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_93 = thread_q0_bit_4 ? port_0_data_read_mux_77 : port_0_data_read_mux_92; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_96 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_124 : rdata_120) : thread_q0_bit_0 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_99 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_108 : rdata_104) : thread_q0_bit_0 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_103 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_92 : rdata_88) : thread_q0_bit_0 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_106 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_76 : rdata_72) : thread_q0_bit_0 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_108 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_96 : port_0_data_read_mux_99) : thread_q0_bit_2 ? port_0_data_read_mux_103 : port_0_data_read_mux_106; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_111 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_60 : rdata_56) : thread_q0_bit_0 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_114 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_44 : rdata_40) : thread_q0_bit_0 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_118 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_28 : rdata_24) : thread_q0_bit_0 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_121 = thread_q0_bit_1 ? (thread_q0_bit_0 ? rdata_12 : rdata_8) : thread_q0_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_123 = thread_q0_bit_3 ? (thread_q0_bit_2 ? port_0_data_read_mux_111 : port_0_data_read_mux_114) : thread_q0_bit_2 ? port_0_data_read_mux_118 : port_0_data_read_mux_121; // unifiedMainMemory.ts:70
+  wire [31:0] port_0_data_read_mux_124 = thread_q0_bit_4 ? port_0_data_read_mux_108 : port_0_data_read_mux_123; // unifiedMainMemory.ts:70
   wire [31:0] port_0_data_read_mux_125 = port_0_data_read_slice_1 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_126 = port_0_data_read_add[1] ? port_0_data_read_mux_62 : port_0_data_read_mux_125; // unifiedMainMemory.ts:71
   wire [1:0] port_0_data_read_add_1 = 2'd2 + first_q0; // unifiedMainMemory.ts:71
@@ -258,79 +242,62 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_0_data_read_mux_130 = port_0_data_read_slice_10 ? port_0_data_read_mux_30 : port_0_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_131 = port_0_data_read_slice_10 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_132 = port_0_data_read_add_2[1] ? port_0_data_read_mux_130 : port_0_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire port_0_data_read_slice_12 = first_q0[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_133 = port_0_data_read_slice_12 ? port_0_data_read_mux_30 : port_0_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_134 = port_0_data_read_slice_12 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
-  assign port_0_data_read = {port_0_data_read_mux_126, port_0_data_read_mux_129, port_0_data_read_mux_132, first_q0[1] ? port_0_data_read_mux_133 : port_0_data_read_mux_134}; // unifiedMainMemory.ts:72
+  wire first_q0_bit_0 = first_q0[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_0_data_read_mux_135 = first_q0[1] ? (first_q0_bit_0 ? port_0_data_read_mux_30 : port_0_data_read_mux_61) : first_q0_bit_0 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
+  assign port_0_data_read = {port_0_data_read_mux_126, port_0_data_read_mux_129, port_0_data_read_mux_132, port_0_data_read_mux_135}; // unifiedMainMemory.ts:72
   assign port_0_done = done0; // unifiedMainMemory.ts:74
   wire [1:0] port_1_data_read_add = 2'd3 + first_q1; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_1 = port_1_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_1_data_read_slice_2 = thread_q1[4]; // unifiedMainMemory.ts:70
-  wire port_1_data_read_slice_3 = thread_q1[3]; // unifiedMainMemory.ts:70
-  wire port_1_data_read_slice_4 = thread_q1[2]; // unifiedMainMemory.ts:70
-  wire port_1_data_read_slice_5 = thread_q1[1]; // unifiedMainMemory.ts:70
-  wire port_1_data_read_slice_6 = thread_q1[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_2 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_127 : rdata_123) : port_1_data_read_slice_6 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_5 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_111 : rdata_107) : port_1_data_read_slice_6 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_6 = port_1_data_read_slice_4 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_9 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_95 : rdata_91) : port_1_data_read_slice_6 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_12 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_79 : rdata_75) : port_1_data_read_slice_6 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_13 = port_1_data_read_slice_4 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_14 = port_1_data_read_slice_3 ? port_1_data_read_mux_6 : port_1_data_read_mux_13; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_17 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_63 : rdata_59) : port_1_data_read_slice_6 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_20 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_47 : rdata_43) : port_1_data_read_slice_6 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_21 = port_1_data_read_slice_4 ? port_1_data_read_mux_17 : port_1_data_read_mux_20; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_24 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_31 : rdata_27) : port_1_data_read_slice_6 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_27 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_15 : rdata_11) : port_1_data_read_slice_6 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_28 = port_1_data_read_slice_4 ? port_1_data_read_mux_24 : port_1_data_read_mux_27; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_29 = port_1_data_read_slice_3 ? port_1_data_read_mux_21 : port_1_data_read_mux_28; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_30 = port_1_data_read_slice_2 ? port_1_data_read_mux_14 : port_1_data_read_mux_29; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_33 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_126 : rdata_122) : port_1_data_read_slice_6 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_36 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_110 : rdata_106) : port_1_data_read_slice_6 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_37 = port_1_data_read_slice_4 ? port_1_data_read_mux_33 : port_1_data_read_mux_36; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_40 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_94 : rdata_90) : port_1_data_read_slice_6 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_43 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_78 : rdata_74) : port_1_data_read_slice_6 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_44 = port_1_data_read_slice_4 ? port_1_data_read_mux_40 : port_1_data_read_mux_43; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_45 = port_1_data_read_slice_3 ? port_1_data_read_mux_37 : port_1_data_read_mux_44; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_48 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_62 : rdata_58) : port_1_data_read_slice_6 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_51 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_46 : rdata_42) : port_1_data_read_slice_6 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_52 = port_1_data_read_slice_4 ? port_1_data_read_mux_48 : port_1_data_read_mux_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_55 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_30 : rdata_26) : port_1_data_read_slice_6 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_58 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_14 : rdata_10) : port_1_data_read_slice_6 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_59 = port_1_data_read_slice_4 ? port_1_data_read_mux_55 : port_1_data_read_mux_58; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_60 = port_1_data_read_slice_3 ? port_1_data_read_mux_52 : port_1_data_read_mux_59; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_61 = port_1_data_read_slice_2 ? port_1_data_read_mux_45 : port_1_data_read_mux_60; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_4 = thread_q1[4]; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_3 = thread_q1[3]; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_2 = thread_q1[2]; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_1 = thread_q1[1]; // unifiedMainMemory.ts:70
+  wire thread_q1_bit_0 = thread_q1[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_2 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_127 : rdata_123) : thread_q1_bit_0 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_5 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_111 : rdata_107) : thread_q1_bit_0 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_9 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_95 : rdata_91) : thread_q1_bit_0 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_12 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_79 : rdata_75) : thread_q1_bit_0 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_14 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_2 : port_1_data_read_mux_5) : thread_q1_bit_2 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_17 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_63 : rdata_59) : thread_q1_bit_0 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_20 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_47 : rdata_43) : thread_q1_bit_0 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_24 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_31 : rdata_27) : thread_q1_bit_0 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_27 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_15 : rdata_11) : thread_q1_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_29 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_17 : port_1_data_read_mux_20) : thread_q1_bit_2 ? port_1_data_read_mux_24 : port_1_data_read_mux_27; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_30 = thread_q1_bit_4 ? port_1_data_read_mux_14 : port_1_data_read_mux_29; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_33 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_126 : rdata_122) : thread_q1_bit_0 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_36 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_110 : rdata_106) : thread_q1_bit_0 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_40 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_94 : rdata_90) : thread_q1_bit_0 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_43 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_78 : rdata_74) : thread_q1_bit_0 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_45 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_33 : port_1_data_read_mux_36) : thread_q1_bit_2 ? port_1_data_read_mux_40 : port_1_data_read_mux_43; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_48 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_62 : rdata_58) : thread_q1_bit_0 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_51 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_46 : rdata_42) : thread_q1_bit_0 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_55 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_30 : rdata_26) : thread_q1_bit_0 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_58 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_14 : rdata_10) : thread_q1_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_60 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_48 : port_1_data_read_mux_51) : thread_q1_bit_2 ? port_1_data_read_mux_55 : port_1_data_read_mux_58; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_61 = thread_q1_bit_4 ? port_1_data_read_mux_45 : port_1_data_read_mux_60; // unifiedMainMemory.ts:70
   wire [31:0] port_1_data_read_mux_62 = port_1_data_read_slice_1 ? port_1_data_read_mux_30 : port_1_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_65 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_125 : rdata_121) : port_1_data_read_slice_6 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_68 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_109 : rdata_105) : port_1_data_read_slice_6 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_69 = port_1_data_read_slice_4 ? port_1_data_read_mux_65 : port_1_data_read_mux_68; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_72 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_93 : rdata_89) : port_1_data_read_slice_6 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_75 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_77 : rdata_73) : port_1_data_read_slice_6 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_76 = port_1_data_read_slice_4 ? port_1_data_read_mux_72 : port_1_data_read_mux_75; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_77 = port_1_data_read_slice_3 ? port_1_data_read_mux_69 : port_1_data_read_mux_76; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_80 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_61 : rdata_57) : port_1_data_read_slice_6 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_83 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_45 : rdata_41) : port_1_data_read_slice_6 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_84 = port_1_data_read_slice_4 ? port_1_data_read_mux_80 : port_1_data_read_mux_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_87 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_29 : rdata_25) : port_1_data_read_slice_6 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_90 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_13 : rdata_9) : port_1_data_read_slice_6 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_91 = port_1_data_read_slice_4 ? port_1_data_read_mux_87 : port_1_data_read_mux_90; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_92 = port_1_data_read_slice_3 ? port_1_data_read_mux_84 : port_1_data_read_mux_91; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_93 = port_1_data_read_slice_2 ? port_1_data_read_mux_77 : port_1_data_read_mux_92; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_96 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_124 : rdata_120) : port_1_data_read_slice_6 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_99 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_108 : rdata_104) : port_1_data_read_slice_6 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_100 = port_1_data_read_slice_4 ? port_1_data_read_mux_96 : port_1_data_read_mux_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_103 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_92 : rdata_88) : port_1_data_read_slice_6 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_106 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_76 : rdata_72) : port_1_data_read_slice_6 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_107 = port_1_data_read_slice_4 ? port_1_data_read_mux_103 : port_1_data_read_mux_106; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_108 = port_1_data_read_slice_3 ? port_1_data_read_mux_100 : port_1_data_read_mux_107; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_111 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_60 : rdata_56) : port_1_data_read_slice_6 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_114 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_44 : rdata_40) : port_1_data_read_slice_6 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_115 = port_1_data_read_slice_4 ? port_1_data_read_mux_111 : port_1_data_read_mux_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_118 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_28 : rdata_24) : port_1_data_read_slice_6 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_121 = port_1_data_read_slice_5 ? (port_1_data_read_slice_6 ? rdata_12 : rdata_8) : port_1_data_read_slice_6 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_122 = port_1_data_read_slice_4 ? port_1_data_read_mux_118 : port_1_data_read_mux_121; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_123 = port_1_data_read_slice_3 ? port_1_data_read_mux_115 : port_1_data_read_mux_122; // unifiedMainMemory.ts:70
-  wire [31:0] port_1_data_read_mux_124 = port_1_data_read_slice_2 ? port_1_data_read_mux_108 : port_1_data_read_mux_123; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_65 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_125 : rdata_121) : thread_q1_bit_0 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_68 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_109 : rdata_105) : thread_q1_bit_0 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_72 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_93 : rdata_89) : thread_q1_bit_0 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_75 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_77 : rdata_73) : thread_q1_bit_0 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_77 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_65 : port_1_data_read_mux_68) : thread_q1_bit_2 ? port_1_data_read_mux_72 : port_1_data_read_mux_75; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_80 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_61 : rdata_57) : thread_q1_bit_0 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_83 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_45 : rdata_41) : thread_q1_bit_0 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_87 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_29 : rdata_25) : thread_q1_bit_0 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_90 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_13 : rdata_9) : thread_q1_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_92 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_80 : port_1_data_read_mux_83) : thread_q1_bit_2 ? port_1_data_read_mux_87 : port_1_data_read_mux_90; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_93 = thread_q1_bit_4 ? port_1_data_read_mux_77 : port_1_data_read_mux_92; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_96 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_124 : rdata_120) : thread_q1_bit_0 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_99 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_108 : rdata_104) : thread_q1_bit_0 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_103 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_92 : rdata_88) : thread_q1_bit_0 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_106 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_76 : rdata_72) : thread_q1_bit_0 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_108 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_96 : port_1_data_read_mux_99) : thread_q1_bit_2 ? port_1_data_read_mux_103 : port_1_data_read_mux_106; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_111 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_60 : rdata_56) : thread_q1_bit_0 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_114 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_44 : rdata_40) : thread_q1_bit_0 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_118 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_28 : rdata_24) : thread_q1_bit_0 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_121 = thread_q1_bit_1 ? (thread_q1_bit_0 ? rdata_12 : rdata_8) : thread_q1_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_123 = thread_q1_bit_3 ? (thread_q1_bit_2 ? port_1_data_read_mux_111 : port_1_data_read_mux_114) : thread_q1_bit_2 ? port_1_data_read_mux_118 : port_1_data_read_mux_121; // unifiedMainMemory.ts:70
+  wire [31:0] port_1_data_read_mux_124 = thread_q1_bit_4 ? port_1_data_read_mux_108 : port_1_data_read_mux_123; // unifiedMainMemory.ts:70
   wire [31:0] port_1_data_read_mux_125 = port_1_data_read_slice_1 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_126 = port_1_data_read_add[1] ? port_1_data_read_mux_62 : port_1_data_read_mux_125; // unifiedMainMemory.ts:71
   wire [1:0] port_1_data_read_add_1 = 2'd2 + first_q1; // unifiedMainMemory.ts:71
@@ -343,79 +310,62 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_1_data_read_mux_130 = port_1_data_read_slice_10 ? port_1_data_read_mux_30 : port_1_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_131 = port_1_data_read_slice_10 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_132 = port_1_data_read_add_2[1] ? port_1_data_read_mux_130 : port_1_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire port_1_data_read_slice_12 = first_q1[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_133 = port_1_data_read_slice_12 ? port_1_data_read_mux_30 : port_1_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_134 = port_1_data_read_slice_12 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
-  assign port_1_data_read = {port_1_data_read_mux_126, port_1_data_read_mux_129, port_1_data_read_mux_132, first_q1[1] ? port_1_data_read_mux_133 : port_1_data_read_mux_134}; // unifiedMainMemory.ts:72
+  wire first_q1_bit_0 = first_q1[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_1_data_read_mux_135 = first_q1[1] ? (first_q1_bit_0 ? port_1_data_read_mux_30 : port_1_data_read_mux_61) : first_q1_bit_0 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
+  assign port_1_data_read = {port_1_data_read_mux_126, port_1_data_read_mux_129, port_1_data_read_mux_132, port_1_data_read_mux_135}; // unifiedMainMemory.ts:72
   assign port_1_done = done1; // unifiedMainMemory.ts:74
   wire [1:0] port_2_data_read_add = 2'd3 + first_q2; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_1 = port_2_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_2_data_read_slice_2 = thread_q2[4]; // unifiedMainMemory.ts:70
-  wire port_2_data_read_slice_3 = thread_q2[3]; // unifiedMainMemory.ts:70
-  wire port_2_data_read_slice_4 = thread_q2[2]; // unifiedMainMemory.ts:70
-  wire port_2_data_read_slice_5 = thread_q2[1]; // unifiedMainMemory.ts:70
-  wire port_2_data_read_slice_6 = thread_q2[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_2 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_127 : rdata_123) : port_2_data_read_slice_6 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_5 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_111 : rdata_107) : port_2_data_read_slice_6 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_6 = port_2_data_read_slice_4 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_9 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_95 : rdata_91) : port_2_data_read_slice_6 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_12 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_79 : rdata_75) : port_2_data_read_slice_6 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_13 = port_2_data_read_slice_4 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_14 = port_2_data_read_slice_3 ? port_2_data_read_mux_6 : port_2_data_read_mux_13; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_17 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_63 : rdata_59) : port_2_data_read_slice_6 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_20 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_47 : rdata_43) : port_2_data_read_slice_6 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_21 = port_2_data_read_slice_4 ? port_2_data_read_mux_17 : port_2_data_read_mux_20; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_24 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_31 : rdata_27) : port_2_data_read_slice_6 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_27 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_15 : rdata_11) : port_2_data_read_slice_6 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_28 = port_2_data_read_slice_4 ? port_2_data_read_mux_24 : port_2_data_read_mux_27; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_29 = port_2_data_read_slice_3 ? port_2_data_read_mux_21 : port_2_data_read_mux_28; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_30 = port_2_data_read_slice_2 ? port_2_data_read_mux_14 : port_2_data_read_mux_29; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_33 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_126 : rdata_122) : port_2_data_read_slice_6 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_36 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_110 : rdata_106) : port_2_data_read_slice_6 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_37 = port_2_data_read_slice_4 ? port_2_data_read_mux_33 : port_2_data_read_mux_36; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_40 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_94 : rdata_90) : port_2_data_read_slice_6 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_43 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_78 : rdata_74) : port_2_data_read_slice_6 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_44 = port_2_data_read_slice_4 ? port_2_data_read_mux_40 : port_2_data_read_mux_43; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_45 = port_2_data_read_slice_3 ? port_2_data_read_mux_37 : port_2_data_read_mux_44; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_48 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_62 : rdata_58) : port_2_data_read_slice_6 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_51 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_46 : rdata_42) : port_2_data_read_slice_6 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_52 = port_2_data_read_slice_4 ? port_2_data_read_mux_48 : port_2_data_read_mux_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_55 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_30 : rdata_26) : port_2_data_read_slice_6 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_58 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_14 : rdata_10) : port_2_data_read_slice_6 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_59 = port_2_data_read_slice_4 ? port_2_data_read_mux_55 : port_2_data_read_mux_58; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_60 = port_2_data_read_slice_3 ? port_2_data_read_mux_52 : port_2_data_read_mux_59; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_61 = port_2_data_read_slice_2 ? port_2_data_read_mux_45 : port_2_data_read_mux_60; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_4 = thread_q2[4]; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_3 = thread_q2[3]; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_2 = thread_q2[2]; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_1 = thread_q2[1]; // unifiedMainMemory.ts:70
+  wire thread_q2_bit_0 = thread_q2[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_2 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_127 : rdata_123) : thread_q2_bit_0 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_5 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_111 : rdata_107) : thread_q2_bit_0 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_9 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_95 : rdata_91) : thread_q2_bit_0 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_12 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_79 : rdata_75) : thread_q2_bit_0 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_14 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_2 : port_2_data_read_mux_5) : thread_q2_bit_2 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_17 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_63 : rdata_59) : thread_q2_bit_0 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_20 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_47 : rdata_43) : thread_q2_bit_0 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_24 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_31 : rdata_27) : thread_q2_bit_0 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_27 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_15 : rdata_11) : thread_q2_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_29 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_17 : port_2_data_read_mux_20) : thread_q2_bit_2 ? port_2_data_read_mux_24 : port_2_data_read_mux_27; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_30 = thread_q2_bit_4 ? port_2_data_read_mux_14 : port_2_data_read_mux_29; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_33 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_126 : rdata_122) : thread_q2_bit_0 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_36 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_110 : rdata_106) : thread_q2_bit_0 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_40 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_94 : rdata_90) : thread_q2_bit_0 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_43 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_78 : rdata_74) : thread_q2_bit_0 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_45 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_33 : port_2_data_read_mux_36) : thread_q2_bit_2 ? port_2_data_read_mux_40 : port_2_data_read_mux_43; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_48 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_62 : rdata_58) : thread_q2_bit_0 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_51 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_46 : rdata_42) : thread_q2_bit_0 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_55 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_30 : rdata_26) : thread_q2_bit_0 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_58 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_14 : rdata_10) : thread_q2_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_60 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_48 : port_2_data_read_mux_51) : thread_q2_bit_2 ? port_2_data_read_mux_55 : port_2_data_read_mux_58; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_61 = thread_q2_bit_4 ? port_2_data_read_mux_45 : port_2_data_read_mux_60; // unifiedMainMemory.ts:70
   wire [31:0] port_2_data_read_mux_62 = port_2_data_read_slice_1 ? port_2_data_read_mux_30 : port_2_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_65 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_125 : rdata_121) : port_2_data_read_slice_6 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_68 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_109 : rdata_105) : port_2_data_read_slice_6 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_69 = port_2_data_read_slice_4 ? port_2_data_read_mux_65 : port_2_data_read_mux_68; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_72 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_93 : rdata_89) : port_2_data_read_slice_6 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_75 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_77 : rdata_73) : port_2_data_read_slice_6 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_76 = port_2_data_read_slice_4 ? port_2_data_read_mux_72 : port_2_data_read_mux_75; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_77 = port_2_data_read_slice_3 ? port_2_data_read_mux_69 : port_2_data_read_mux_76; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_80 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_61 : rdata_57) : port_2_data_read_slice_6 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_83 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_45 : rdata_41) : port_2_data_read_slice_6 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_84 = port_2_data_read_slice_4 ? port_2_data_read_mux_80 : port_2_data_read_mux_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_87 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_29 : rdata_25) : port_2_data_read_slice_6 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_90 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_13 : rdata_9) : port_2_data_read_slice_6 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_91 = port_2_data_read_slice_4 ? port_2_data_read_mux_87 : port_2_data_read_mux_90; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_92 = port_2_data_read_slice_3 ? port_2_data_read_mux_84 : port_2_data_read_mux_91; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_93 = port_2_data_read_slice_2 ? port_2_data_read_mux_77 : port_2_data_read_mux_92; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_96 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_124 : rdata_120) : port_2_data_read_slice_6 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_99 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_108 : rdata_104) : port_2_data_read_slice_6 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_100 = port_2_data_read_slice_4 ? port_2_data_read_mux_96 : port_2_data_read_mux_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_103 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_92 : rdata_88) : port_2_data_read_slice_6 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_106 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_76 : rdata_72) : port_2_data_read_slice_6 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_107 = port_2_data_read_slice_4 ? port_2_data_read_mux_103 : port_2_data_read_mux_106; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_108 = port_2_data_read_slice_3 ? port_2_data_read_mux_100 : port_2_data_read_mux_107; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_111 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_60 : rdata_56) : port_2_data_read_slice_6 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_114 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_44 : rdata_40) : port_2_data_read_slice_6 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_115 = port_2_data_read_slice_4 ? port_2_data_read_mux_111 : port_2_data_read_mux_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_118 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_28 : rdata_24) : port_2_data_read_slice_6 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_121 = port_2_data_read_slice_5 ? (port_2_data_read_slice_6 ? rdata_12 : rdata_8) : port_2_data_read_slice_6 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_122 = port_2_data_read_slice_4 ? port_2_data_read_mux_118 : port_2_data_read_mux_121; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_123 = port_2_data_read_slice_3 ? port_2_data_read_mux_115 : port_2_data_read_mux_122; // unifiedMainMemory.ts:70
-  wire [31:0] port_2_data_read_mux_124 = port_2_data_read_slice_2 ? port_2_data_read_mux_108 : port_2_data_read_mux_123; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_65 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_125 : rdata_121) : thread_q2_bit_0 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_68 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_109 : rdata_105) : thread_q2_bit_0 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_72 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_93 : rdata_89) : thread_q2_bit_0 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_75 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_77 : rdata_73) : thread_q2_bit_0 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_77 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_65 : port_2_data_read_mux_68) : thread_q2_bit_2 ? port_2_data_read_mux_72 : port_2_data_read_mux_75; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_80 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_61 : rdata_57) : thread_q2_bit_0 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_83 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_45 : rdata_41) : thread_q2_bit_0 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_87 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_29 : rdata_25) : thread_q2_bit_0 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_90 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_13 : rdata_9) : thread_q2_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_92 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_80 : port_2_data_read_mux_83) : thread_q2_bit_2 ? port_2_data_read_mux_87 : port_2_data_read_mux_90; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_93 = thread_q2_bit_4 ? port_2_data_read_mux_77 : port_2_data_read_mux_92; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_96 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_124 : rdata_120) : thread_q2_bit_0 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_99 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_108 : rdata_104) : thread_q2_bit_0 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_103 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_92 : rdata_88) : thread_q2_bit_0 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_106 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_76 : rdata_72) : thread_q2_bit_0 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_108 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_96 : port_2_data_read_mux_99) : thread_q2_bit_2 ? port_2_data_read_mux_103 : port_2_data_read_mux_106; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_111 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_60 : rdata_56) : thread_q2_bit_0 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_114 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_44 : rdata_40) : thread_q2_bit_0 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_118 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_28 : rdata_24) : thread_q2_bit_0 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_121 = thread_q2_bit_1 ? (thread_q2_bit_0 ? rdata_12 : rdata_8) : thread_q2_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_123 = thread_q2_bit_3 ? (thread_q2_bit_2 ? port_2_data_read_mux_111 : port_2_data_read_mux_114) : thread_q2_bit_2 ? port_2_data_read_mux_118 : port_2_data_read_mux_121; // unifiedMainMemory.ts:70
+  wire [31:0] port_2_data_read_mux_124 = thread_q2_bit_4 ? port_2_data_read_mux_108 : port_2_data_read_mux_123; // unifiedMainMemory.ts:70
   wire [31:0] port_2_data_read_mux_125 = port_2_data_read_slice_1 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_126 = port_2_data_read_add[1] ? port_2_data_read_mux_62 : port_2_data_read_mux_125; // unifiedMainMemory.ts:71
   wire [1:0] port_2_data_read_add_1 = 2'd2 + first_q2; // unifiedMainMemory.ts:71
@@ -428,79 +378,62 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_2_data_read_mux_130 = port_2_data_read_slice_10 ? port_2_data_read_mux_30 : port_2_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_131 = port_2_data_read_slice_10 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_132 = port_2_data_read_add_2[1] ? port_2_data_read_mux_130 : port_2_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire port_2_data_read_slice_12 = first_q2[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_133 = port_2_data_read_slice_12 ? port_2_data_read_mux_30 : port_2_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_134 = port_2_data_read_slice_12 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
-  assign port_2_data_read = {port_2_data_read_mux_126, port_2_data_read_mux_129, port_2_data_read_mux_132, first_q2[1] ? port_2_data_read_mux_133 : port_2_data_read_mux_134}; // unifiedMainMemory.ts:72
+  wire first_q2_bit_0 = first_q2[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_2_data_read_mux_135 = first_q2[1] ? (first_q2_bit_0 ? port_2_data_read_mux_30 : port_2_data_read_mux_61) : first_q2_bit_0 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
+  assign port_2_data_read = {port_2_data_read_mux_126, port_2_data_read_mux_129, port_2_data_read_mux_132, port_2_data_read_mux_135}; // unifiedMainMemory.ts:72
   assign port_2_done = done2; // unifiedMainMemory.ts:74
   wire [1:0] port_3_data_read_add = 2'd3 + first_q3; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_1 = port_3_data_read_add[0]; // unifiedMainMemory.ts:71
-  wire port_3_data_read_slice_2 = thread_q3[4]; // unifiedMainMemory.ts:70
-  wire port_3_data_read_slice_3 = thread_q3[3]; // unifiedMainMemory.ts:70
-  wire port_3_data_read_slice_4 = thread_q3[2]; // unifiedMainMemory.ts:70
-  wire port_3_data_read_slice_5 = thread_q3[1]; // unifiedMainMemory.ts:70
-  wire port_3_data_read_slice_6 = thread_q3[0]; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_2 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_127 : rdata_123) : port_3_data_read_slice_6 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_5 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_111 : rdata_107) : port_3_data_read_slice_6 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_6 = port_3_data_read_slice_4 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_9 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_95 : rdata_91) : port_3_data_read_slice_6 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_12 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_79 : rdata_75) : port_3_data_read_slice_6 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_13 = port_3_data_read_slice_4 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_14 = port_3_data_read_slice_3 ? port_3_data_read_mux_6 : port_3_data_read_mux_13; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_17 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_63 : rdata_59) : port_3_data_read_slice_6 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_20 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_47 : rdata_43) : port_3_data_read_slice_6 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_21 = port_3_data_read_slice_4 ? port_3_data_read_mux_17 : port_3_data_read_mux_20; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_24 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_31 : rdata_27) : port_3_data_read_slice_6 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_27 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_15 : rdata_11) : port_3_data_read_slice_6 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_28 = port_3_data_read_slice_4 ? port_3_data_read_mux_24 : port_3_data_read_mux_27; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_29 = port_3_data_read_slice_3 ? port_3_data_read_mux_21 : port_3_data_read_mux_28; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_30 = port_3_data_read_slice_2 ? port_3_data_read_mux_14 : port_3_data_read_mux_29; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_33 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_126 : rdata_122) : port_3_data_read_slice_6 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_36 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_110 : rdata_106) : port_3_data_read_slice_6 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_37 = port_3_data_read_slice_4 ? port_3_data_read_mux_33 : port_3_data_read_mux_36; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_40 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_94 : rdata_90) : port_3_data_read_slice_6 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_43 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_78 : rdata_74) : port_3_data_read_slice_6 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_44 = port_3_data_read_slice_4 ? port_3_data_read_mux_40 : port_3_data_read_mux_43; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_45 = port_3_data_read_slice_3 ? port_3_data_read_mux_37 : port_3_data_read_mux_44; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_48 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_62 : rdata_58) : port_3_data_read_slice_6 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_51 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_46 : rdata_42) : port_3_data_read_slice_6 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_52 = port_3_data_read_slice_4 ? port_3_data_read_mux_48 : port_3_data_read_mux_51; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_55 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_30 : rdata_26) : port_3_data_read_slice_6 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_58 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_14 : rdata_10) : port_3_data_read_slice_6 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_59 = port_3_data_read_slice_4 ? port_3_data_read_mux_55 : port_3_data_read_mux_58; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_60 = port_3_data_read_slice_3 ? port_3_data_read_mux_52 : port_3_data_read_mux_59; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_61 = port_3_data_read_slice_2 ? port_3_data_read_mux_45 : port_3_data_read_mux_60; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_4 = thread_q3[4]; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_3 = thread_q3[3]; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_2 = thread_q3[2]; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_1 = thread_q3[1]; // unifiedMainMemory.ts:70
+  wire thread_q3_bit_0 = thread_q3[0]; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_2 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_127 : rdata_123) : thread_q3_bit_0 ? rdata_119 : rdata_115; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_5 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_111 : rdata_107) : thread_q3_bit_0 ? rdata_103 : rdata_99; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_9 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_95 : rdata_91) : thread_q3_bit_0 ? rdata_87 : rdata_83; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_12 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_79 : rdata_75) : thread_q3_bit_0 ? rdata_71 : rdata_67; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_14 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_2 : port_3_data_read_mux_5) : thread_q3_bit_2 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_17 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_63 : rdata_59) : thread_q3_bit_0 ? rdata_55 : rdata_51; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_20 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_47 : rdata_43) : thread_q3_bit_0 ? rdata_39 : rdata_35; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_24 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_31 : rdata_27) : thread_q3_bit_0 ? rdata_23 : rdata_19; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_27 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_15 : rdata_11) : thread_q3_bit_0 ? rdata_7 : rdata_3; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_29 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_17 : port_3_data_read_mux_20) : thread_q3_bit_2 ? port_3_data_read_mux_24 : port_3_data_read_mux_27; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_30 = thread_q3_bit_4 ? port_3_data_read_mux_14 : port_3_data_read_mux_29; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_33 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_126 : rdata_122) : thread_q3_bit_0 ? rdata_118 : rdata_114; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_36 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_110 : rdata_106) : thread_q3_bit_0 ? rdata_102 : rdata_98; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_40 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_94 : rdata_90) : thread_q3_bit_0 ? rdata_86 : rdata_82; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_43 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_78 : rdata_74) : thread_q3_bit_0 ? rdata_70 : rdata_66; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_45 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_33 : port_3_data_read_mux_36) : thread_q3_bit_2 ? port_3_data_read_mux_40 : port_3_data_read_mux_43; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_48 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_62 : rdata_58) : thread_q3_bit_0 ? rdata_54 : rdata_50; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_51 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_46 : rdata_42) : thread_q3_bit_0 ? rdata_38 : rdata_34; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_55 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_30 : rdata_26) : thread_q3_bit_0 ? rdata_22 : rdata_18; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_58 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_14 : rdata_10) : thread_q3_bit_0 ? rdata_6 : rdata_2; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_60 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_48 : port_3_data_read_mux_51) : thread_q3_bit_2 ? port_3_data_read_mux_55 : port_3_data_read_mux_58; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_61 = thread_q3_bit_4 ? port_3_data_read_mux_45 : port_3_data_read_mux_60; // unifiedMainMemory.ts:70
   wire [31:0] port_3_data_read_mux_62 = port_3_data_read_slice_1 ? port_3_data_read_mux_30 : port_3_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_65 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_125 : rdata_121) : port_3_data_read_slice_6 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_68 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_109 : rdata_105) : port_3_data_read_slice_6 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_69 = port_3_data_read_slice_4 ? port_3_data_read_mux_65 : port_3_data_read_mux_68; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_72 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_93 : rdata_89) : port_3_data_read_slice_6 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_75 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_77 : rdata_73) : port_3_data_read_slice_6 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_76 = port_3_data_read_slice_4 ? port_3_data_read_mux_72 : port_3_data_read_mux_75; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_77 = port_3_data_read_slice_3 ? port_3_data_read_mux_69 : port_3_data_read_mux_76; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_80 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_61 : rdata_57) : port_3_data_read_slice_6 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_83 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_45 : rdata_41) : port_3_data_read_slice_6 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_84 = port_3_data_read_slice_4 ? port_3_data_read_mux_80 : port_3_data_read_mux_83; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_87 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_29 : rdata_25) : port_3_data_read_slice_6 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_90 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_13 : rdata_9) : port_3_data_read_slice_6 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_91 = port_3_data_read_slice_4 ? port_3_data_read_mux_87 : port_3_data_read_mux_90; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_92 = port_3_data_read_slice_3 ? port_3_data_read_mux_84 : port_3_data_read_mux_91; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_93 = port_3_data_read_slice_2 ? port_3_data_read_mux_77 : port_3_data_read_mux_92; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_96 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_124 : rdata_120) : port_3_data_read_slice_6 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_99 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_108 : rdata_104) : port_3_data_read_slice_6 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_100 = port_3_data_read_slice_4 ? port_3_data_read_mux_96 : port_3_data_read_mux_99; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_103 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_92 : rdata_88) : port_3_data_read_slice_6 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_106 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_76 : rdata_72) : port_3_data_read_slice_6 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_107 = port_3_data_read_slice_4 ? port_3_data_read_mux_103 : port_3_data_read_mux_106; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_108 = port_3_data_read_slice_3 ? port_3_data_read_mux_100 : port_3_data_read_mux_107; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_111 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_60 : rdata_56) : port_3_data_read_slice_6 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_114 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_44 : rdata_40) : port_3_data_read_slice_6 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_115 = port_3_data_read_slice_4 ? port_3_data_read_mux_111 : port_3_data_read_mux_114; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_118 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_28 : rdata_24) : port_3_data_read_slice_6 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_121 = port_3_data_read_slice_5 ? (port_3_data_read_slice_6 ? rdata_12 : rdata_8) : port_3_data_read_slice_6 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_122 = port_3_data_read_slice_4 ? port_3_data_read_mux_118 : port_3_data_read_mux_121; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_123 = port_3_data_read_slice_3 ? port_3_data_read_mux_115 : port_3_data_read_mux_122; // unifiedMainMemory.ts:70
-  wire [31:0] port_3_data_read_mux_124 = port_3_data_read_slice_2 ? port_3_data_read_mux_108 : port_3_data_read_mux_123; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_65 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_125 : rdata_121) : thread_q3_bit_0 ? rdata_117 : rdata_113; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_68 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_109 : rdata_105) : thread_q3_bit_0 ? rdata_101 : rdata_97; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_72 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_93 : rdata_89) : thread_q3_bit_0 ? rdata_85 : rdata_81; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_75 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_77 : rdata_73) : thread_q3_bit_0 ? rdata_69 : rdata_65; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_77 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_65 : port_3_data_read_mux_68) : thread_q3_bit_2 ? port_3_data_read_mux_72 : port_3_data_read_mux_75; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_80 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_61 : rdata_57) : thread_q3_bit_0 ? rdata_53 : rdata_49; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_83 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_45 : rdata_41) : thread_q3_bit_0 ? rdata_37 : rdata_33; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_87 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_29 : rdata_25) : thread_q3_bit_0 ? rdata_21 : rdata_17; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_90 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_13 : rdata_9) : thread_q3_bit_0 ? rdata_5 : rdata_1; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_92 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_80 : port_3_data_read_mux_83) : thread_q3_bit_2 ? port_3_data_read_mux_87 : port_3_data_read_mux_90; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_93 = thread_q3_bit_4 ? port_3_data_read_mux_77 : port_3_data_read_mux_92; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_96 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_124 : rdata_120) : thread_q3_bit_0 ? rdata_116 : rdata_112; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_99 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_108 : rdata_104) : thread_q3_bit_0 ? rdata_100 : rdata_96; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_103 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_92 : rdata_88) : thread_q3_bit_0 ? rdata_84 : rdata_80; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_106 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_76 : rdata_72) : thread_q3_bit_0 ? rdata_68 : rdata_64; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_108 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_96 : port_3_data_read_mux_99) : thread_q3_bit_2 ? port_3_data_read_mux_103 : port_3_data_read_mux_106; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_111 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_60 : rdata_56) : thread_q3_bit_0 ? rdata_52 : rdata_48; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_114 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_44 : rdata_40) : thread_q3_bit_0 ? rdata_36 : rdata_32; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_118 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_28 : rdata_24) : thread_q3_bit_0 ? rdata_20 : rdata_16; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_121 = thread_q3_bit_1 ? (thread_q3_bit_0 ? rdata_12 : rdata_8) : thread_q3_bit_0 ? rdata_4 : rdata; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_123 = thread_q3_bit_3 ? (thread_q3_bit_2 ? port_3_data_read_mux_111 : port_3_data_read_mux_114) : thread_q3_bit_2 ? port_3_data_read_mux_118 : port_3_data_read_mux_121; // unifiedMainMemory.ts:70
+  wire [31:0] port_3_data_read_mux_124 = thread_q3_bit_4 ? port_3_data_read_mux_108 : port_3_data_read_mux_123; // unifiedMainMemory.ts:70
   wire [31:0] port_3_data_read_mux_125 = port_3_data_read_slice_1 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_126 = port_3_data_read_add[1] ? port_3_data_read_mux_62 : port_3_data_read_mux_125; // unifiedMainMemory.ts:71
   wire [1:0] port_3_data_read_add_1 = 2'd2 + first_q3; // unifiedMainMemory.ts:71
@@ -513,537 +446,603 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_3_data_read_mux_130 = port_3_data_read_slice_10 ? port_3_data_read_mux_30 : port_3_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_131 = port_3_data_read_slice_10 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_132 = port_3_data_read_add_2[1] ? port_3_data_read_mux_130 : port_3_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire port_3_data_read_slice_12 = first_q3[0]; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_133 = port_3_data_read_slice_12 ? port_3_data_read_mux_30 : port_3_data_read_mux_61; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_134 = port_3_data_read_slice_12 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
-  assign port_3_data_read = {port_3_data_read_mux_126, port_3_data_read_mux_129, port_3_data_read_mux_132, first_q3[1] ? port_3_data_read_mux_133 : port_3_data_read_mux_134}; // unifiedMainMemory.ts:72
+  wire first_q3_bit_0 = first_q3[0]; // unifiedMainMemory.ts:71
+  wire [31:0] port_3_data_read_mux_135 = first_q3[1] ? (first_q3_bit_0 ? port_3_data_read_mux_30 : port_3_data_read_mux_61) : first_q3_bit_0 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
+  assign port_3_data_read = {port_3_data_read_mux_126, port_3_data_read_mux_129, port_3_data_read_mux_132, port_3_data_read_mux_135}; // unifiedMainMemory.ts:72
   assign port_3_done = done3; // unifiedMainMemory.ts:74
   assign conflict = conflict_1; // unifiedMainMemory.ts:78
   wire [1:0] first_3 = port_0_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done0_or = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
+  wire port_0_read_en_or_port_0_write_en = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
   wire [1:0] first_2 = port_1_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done1_or = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
+  wire port_1_read_en_or_port_1_write_en = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
   wire [1:0] first_1 = port_2_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done2_or = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32
+  wire port_2_read_en_or_port_2_write_en = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32
   wire [1:0] first = port_3_addr[1:0]; // unifiedMainMemory.ts:36
-  wire done3_or = port_3_read_en | port_3_write_en; // unifiedMainMemory.ts:32
-  wire conflict_1_sel_and = done1_or & port_1_thread == 5'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_1 = done0_or & port_0_thread == 5'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_2 = done2_or & port_2_thread == 5'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_1 = conflict_1_sel_and_1 | conflict_1_sel_and; // unifiedMainMemory.ts:54
-  wire conflictNow_or_1 = conflict_1_sel_and & conflict_1_sel_and_1 | conflict_1_sel_and_2 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_3 = done3_or & port_3_thread == 5'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_2 = conflict_1_sel_or_1 | conflict_1_sel_and_2; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_4 = done1_or & port_1_thread == 5'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_5 = done0_or & port_0_thread == 5'd1; // unifiedMainMemory.ts:50
-  wire conflictNow_or_3 = conflictNow_or_1 | conflict_1_sel_and_3 & conflict_1_sel_or_2 | conflict_1_sel_and_4 & conflict_1_sel_and_5; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_6 = done2_or & port_2_thread == 5'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_4 = conflict_1_sel_and_5 | conflict_1_sel_and_4; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_7 = done3_or & port_3_thread == 5'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_5 = conflict_1_sel_or_4 | conflict_1_sel_and_6; // unifiedMainMemory.ts:54
-  wire conflictNow_or_5 = conflictNow_or_3 | conflict_1_sel_and_6 & conflict_1_sel_or_4 | conflict_1_sel_and_7 & conflict_1_sel_or_5; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_8 = done1_or & port_1_thread == 5'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_9 = done0_or & port_0_thread == 5'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_10 = done2_or & port_2_thread == 5'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_7 = conflict_1_sel_and_9 | conflict_1_sel_and_8; // unifiedMainMemory.ts:54
-  wire conflictNow_or_7 = conflictNow_or_5 | conflict_1_sel_and_8 & conflict_1_sel_and_9 | conflict_1_sel_and_10 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_11 = done3_or & port_3_thread == 5'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_8 = conflict_1_sel_or_7 | conflict_1_sel_and_10; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_12 = done1_or & port_1_thread == 5'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_13 = done0_or & port_0_thread == 5'd3; // unifiedMainMemory.ts:50
-  wire conflictNow_or_9 = conflictNow_or_7 | conflict_1_sel_and_11 & conflict_1_sel_or_8 | conflict_1_sel_and_12 & conflict_1_sel_and_13; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_14 = done2_or & port_2_thread == 5'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_10 = conflict_1_sel_and_13 | conflict_1_sel_and_12; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_15 = done3_or & port_3_thread == 5'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_11 = conflict_1_sel_or_10 | conflict_1_sel_and_14; // unifiedMainMemory.ts:54
-  wire conflictNow_or_11 = conflictNow_or_9 | conflict_1_sel_and_14 & conflict_1_sel_or_10 | conflict_1_sel_and_15 & conflict_1_sel_or_11; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_16 = done1_or & port_1_thread == 5'd4; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_17 = done0_or & port_0_thread == 5'd4; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_18 = done2_or & port_2_thread == 5'd4; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_13 = conflict_1_sel_and_17 | conflict_1_sel_and_16; // unifiedMainMemory.ts:54
-  wire conflictNow_or_13 = conflictNow_or_11 | conflict_1_sel_and_16 & conflict_1_sel_and_17 | conflict_1_sel_and_18 & conflict_1_sel_or_13; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_19 = done3_or & port_3_thread == 5'd4; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_14 = conflict_1_sel_or_13 | conflict_1_sel_and_18; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_20 = done1_or & port_1_thread == 5'd5; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_21 = done0_or & port_0_thread == 5'd5; // unifiedMainMemory.ts:50
-  wire conflictNow_or_15 = conflictNow_or_13 | conflict_1_sel_and_19 & conflict_1_sel_or_14 | conflict_1_sel_and_20 & conflict_1_sel_and_21; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_22 = done2_or & port_2_thread == 5'd5; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_16 = conflict_1_sel_and_21 | conflict_1_sel_and_20; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_23 = done3_or & port_3_thread == 5'd5; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_17 = conflict_1_sel_or_16 | conflict_1_sel_and_22; // unifiedMainMemory.ts:54
-  wire conflictNow_or_17 = conflictNow_or_15 | conflict_1_sel_and_22 & conflict_1_sel_or_16 | conflict_1_sel_and_23 & conflict_1_sel_or_17; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_24 = done1_or & port_1_thread == 5'd6; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_25 = done0_or & port_0_thread == 5'd6; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_26 = done2_or & port_2_thread == 5'd6; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_19 = conflict_1_sel_and_25 | conflict_1_sel_and_24; // unifiedMainMemory.ts:54
-  wire conflictNow_or_19 = conflictNow_or_17 | conflict_1_sel_and_24 & conflict_1_sel_and_25 | conflict_1_sel_and_26 & conflict_1_sel_or_19; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_27 = done3_or & port_3_thread == 5'd6; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_20 = conflict_1_sel_or_19 | conflict_1_sel_and_26; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_28 = done1_or & port_1_thread == 5'd7; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_29 = done0_or & port_0_thread == 5'd7; // unifiedMainMemory.ts:50
-  wire conflictNow_or_21 = conflictNow_or_19 | conflict_1_sel_and_27 & conflict_1_sel_or_20 | conflict_1_sel_and_28 & conflict_1_sel_and_29; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_30 = done2_or & port_2_thread == 5'd7; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_22 = conflict_1_sel_and_29 | conflict_1_sel_and_28; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_31 = done3_or & port_3_thread == 5'd7; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_23 = conflict_1_sel_or_22 | conflict_1_sel_and_30; // unifiedMainMemory.ts:54
-  wire conflictNow_or_23 = conflictNow_or_21 | conflict_1_sel_and_30 & conflict_1_sel_or_22 | conflict_1_sel_and_31 & conflict_1_sel_or_23; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_32 = done1_or & port_1_thread == 5'd8; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_33 = done0_or & port_0_thread == 5'd8; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_34 = done2_or & port_2_thread == 5'd8; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_25 = conflict_1_sel_and_33 | conflict_1_sel_and_32; // unifiedMainMemory.ts:54
-  wire conflictNow_or_25 = conflictNow_or_23 | conflict_1_sel_and_32 & conflict_1_sel_and_33 | conflict_1_sel_and_34 & conflict_1_sel_or_25; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_35 = done3_or & port_3_thread == 5'd8; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_26 = conflict_1_sel_or_25 | conflict_1_sel_and_34; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_36 = done1_or & port_1_thread == 5'd9; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_37 = done0_or & port_0_thread == 5'd9; // unifiedMainMemory.ts:50
-  wire conflictNow_or_27 = conflictNow_or_25 | conflict_1_sel_and_35 & conflict_1_sel_or_26 | conflict_1_sel_and_36 & conflict_1_sel_and_37; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_38 = done2_or & port_2_thread == 5'd9; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_28 = conflict_1_sel_and_37 | conflict_1_sel_and_36; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_39 = done3_or & port_3_thread == 5'd9; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_29 = conflict_1_sel_or_28 | conflict_1_sel_and_38; // unifiedMainMemory.ts:54
-  wire conflictNow_or_29 = conflictNow_or_27 | conflict_1_sel_and_38 & conflict_1_sel_or_28 | conflict_1_sel_and_39 & conflict_1_sel_or_29; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_40 = done1_or & port_1_thread == 5'd10; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_41 = done0_or & port_0_thread == 5'd10; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_42 = done2_or & port_2_thread == 5'd10; // unifiedMainMemory.ts:50
+  wire port_3_read_en_or_port_3_write_en = port_3_read_en | port_3_write_en; // unifiedMainMemory.ts:32
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd0; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd0; // unifiedMainMemory.ts:50
+  wire conflictNow_and = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd0; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_1 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0; // unifiedMainMemory.ts:54
+  wire conflictNow_and_1 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd0; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_2 = conflict_1_sel_or_1 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0; // unifiedMainMemory.ts:54
+  wire conflictNow_and_2 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0 & conflict_1_sel_or_2; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd1; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd1; // unifiedMainMemory.ts:50
+  wire conflictNow_and_3 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1; // unifiedMainMemory.ts:54
+  wire conflictNow_or_3 = conflictNow_and | conflictNow_and_1 | conflictNow_and_2 | conflictNow_and_3; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd1; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_4 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1; // unifiedMainMemory.ts:54
+  wire conflictNow_and_4 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1 & conflict_1_sel_or_4; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd1; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_5 = conflict_1_sel_or_4 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1; // unifiedMainMemory.ts:54
+  wire conflictNow_and_5 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1 & conflict_1_sel_or_5; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd2; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd2; // unifiedMainMemory.ts:50
+  wire conflictNow_and_6 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2; // unifiedMainMemory.ts:54
+  wire conflictNow_or_6 = conflictNow_or_3 | conflictNow_and_4 | conflictNow_and_5 | conflictNow_and_6; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd2; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_7 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2; // unifiedMainMemory.ts:54
+  wire conflictNow_and_7 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd2; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_8 = conflict_1_sel_or_7 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2; // unifiedMainMemory.ts:54
+  wire conflictNow_and_8 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2 & conflict_1_sel_or_8; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd3; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd3; // unifiedMainMemory.ts:50
+  wire conflictNow_and_9 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3; // unifiedMainMemory.ts:54
+  wire conflictNow_or_9 = conflictNow_or_6 | conflictNow_and_7 | conflictNow_and_8 | conflictNow_and_9; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd3; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_10 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3; // unifiedMainMemory.ts:54
+  wire conflictNow_and_10 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3 & conflict_1_sel_or_10; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd3; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_11 = conflict_1_sel_or_10 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3; // unifiedMainMemory.ts:54
+  wire conflictNow_and_11 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3 & conflict_1_sel_or_11; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_4 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd4; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_4 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd4; // unifiedMainMemory.ts:50
+  wire conflictNow_and_12 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_4 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_4; // unifiedMainMemory.ts:54
+  wire conflictNow_or_12 = conflictNow_or_9 | conflictNow_and_10 | conflictNow_and_11 | conflictNow_and_12; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_4 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd4; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_13 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_4 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_4; // unifiedMainMemory.ts:54
+  wire conflictNow_and_13 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_4 & conflict_1_sel_or_13; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_4 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd4; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_14 = conflict_1_sel_or_13 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_4; // unifiedMainMemory.ts:54
+  wire conflictNow_and_14 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_4 & conflict_1_sel_or_14; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_5 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd5; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_5 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd5; // unifiedMainMemory.ts:50
+  wire conflictNow_and_15 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_5 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_5; // unifiedMainMemory.ts:54
+  wire conflictNow_or_15 = conflictNow_or_12 | conflictNow_and_13 | conflictNow_and_14 | conflictNow_and_15; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_5 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd5; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_16 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_5 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_5; // unifiedMainMemory.ts:54
+  wire conflictNow_and_16 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_5 & conflict_1_sel_or_16; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_5 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd5; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_17 = conflict_1_sel_or_16 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_5; // unifiedMainMemory.ts:54
+  wire conflictNow_and_17 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_5 & conflict_1_sel_or_17; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_6 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd6; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_6 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd6; // unifiedMainMemory.ts:50
+  wire conflictNow_and_18 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_6 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_6; // unifiedMainMemory.ts:54
+  wire conflictNow_or_18 = conflictNow_or_15 | conflictNow_and_16 | conflictNow_and_17 | conflictNow_and_18; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_6 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd6; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_19 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_6 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_6; // unifiedMainMemory.ts:54
+  wire conflictNow_and_19 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_6 & conflict_1_sel_or_19; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_6 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd6; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_20 = conflict_1_sel_or_19 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_6; // unifiedMainMemory.ts:54
+  wire conflictNow_and_20 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_6 & conflict_1_sel_or_20; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_7 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd7; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_7 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd7; // unifiedMainMemory.ts:50
+  wire conflictNow_and_21 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_7 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_7; // unifiedMainMemory.ts:54
+  wire conflictNow_or_21 = conflictNow_or_18 | conflictNow_and_19 | conflictNow_and_20 | conflictNow_and_21; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_7 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd7; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_22 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_7 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_7; // unifiedMainMemory.ts:54
+  wire conflictNow_and_22 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_7 & conflict_1_sel_or_22; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_7 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd7; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_23 = conflict_1_sel_or_22 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_7; // unifiedMainMemory.ts:54
+  wire conflictNow_and_23 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_7 & conflict_1_sel_or_23; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_8 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd8; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_8 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd8; // unifiedMainMemory.ts:50
+  wire conflictNow_and_24 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_8 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_8; // unifiedMainMemory.ts:54
+  wire conflictNow_or_24 = conflictNow_or_21 | conflictNow_and_22 | conflictNow_and_23 | conflictNow_and_24; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_8 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd8; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_25 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_8 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_8; // unifiedMainMemory.ts:54
+  wire conflictNow_and_25 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_8 & conflict_1_sel_or_25; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_8 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd8; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_26 = conflict_1_sel_or_25 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_8; // unifiedMainMemory.ts:54
+  wire conflictNow_and_26 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_8 & conflict_1_sel_or_26; // unifiedMainMemory.ts:54
+  wire port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_9 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd9; // unifiedMainMemory.ts:50
+  wire port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_9 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd9; // unifiedMainMemory.ts:50
+  wire conflictNow_and_27 = port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_9 & port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_9; // unifiedMainMemory.ts:54
+  wire conflictNow_or_27 = conflictNow_or_24 | conflictNow_and_25 | conflictNow_and_26 | conflictNow_and_27; // unifiedMainMemory.ts:54
+  wire port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_9 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd9; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_28 = port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_9 | port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_9; // unifiedMainMemory.ts:54
+  wire conflictNow_and_28 = port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_9 & conflict_1_sel_or_28; // unifiedMainMemory.ts:54
+  wire port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_9 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd9; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_or_29 = conflict_1_sel_or_28 | port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_9; // unifiedMainMemory.ts:54
+  wire conflictNow_and_29 = port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_9 & conflict_1_sel_or_29; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_40 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd10; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_41 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd10; // unifiedMainMemory.ts:50
+  wire conflictNow_or_30 = conflictNow_or_27 | conflictNow_and_28 | conflictNow_and_29 | conflict_1_sel_and_40 & conflict_1_sel_and_41; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_42 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd10; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_31 = conflict_1_sel_and_41 | conflict_1_sel_and_40; // unifiedMainMemory.ts:54
-  wire conflictNow_or_31 = conflictNow_or_29 | conflict_1_sel_and_40 & conflict_1_sel_and_41 | conflict_1_sel_and_42 & conflict_1_sel_or_31; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_43 = done3_or & port_3_thread == 5'd10; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_43 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd10; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_32 = conflict_1_sel_or_31 | conflict_1_sel_and_42; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_44 = done1_or & port_1_thread == 5'd11; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_45 = done0_or & port_0_thread == 5'd11; // unifiedMainMemory.ts:50
-  wire conflictNow_or_33 = conflictNow_or_31 | conflict_1_sel_and_43 & conflict_1_sel_or_32 | conflict_1_sel_and_44 & conflict_1_sel_and_45; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_46 = done2_or & port_2_thread == 5'd11; // unifiedMainMemory.ts:50
+  wire conflictNow_or_32 = conflictNow_or_30 | conflict_1_sel_and_42 & conflict_1_sel_or_31 | conflict_1_sel_and_43 & conflict_1_sel_or_32; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_44 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd11; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_45 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd11; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_46 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd11; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_34 = conflict_1_sel_and_45 | conflict_1_sel_and_44; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_47 = done3_or & port_3_thread == 5'd11; // unifiedMainMemory.ts:50
+  wire conflictNow_or_34 = conflictNow_or_32 | conflict_1_sel_and_44 & conflict_1_sel_and_45 | conflict_1_sel_and_46 & conflict_1_sel_or_34; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_47 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd11; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_35 = conflict_1_sel_or_34 | conflict_1_sel_and_46; // unifiedMainMemory.ts:54
-  wire conflictNow_or_35 = conflictNow_or_33 | conflict_1_sel_and_46 & conflict_1_sel_or_34 | conflict_1_sel_and_47 & conflict_1_sel_or_35; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_48 = done1_or & port_1_thread == 5'd12; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_49 = done0_or & port_0_thread == 5'd12; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_50 = done2_or & port_2_thread == 5'd12; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_48 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd12; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_49 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd12; // unifiedMainMemory.ts:50
+  wire conflictNow_or_36 = conflictNow_or_34 | conflict_1_sel_and_47 & conflict_1_sel_or_35 | conflict_1_sel_and_48 & conflict_1_sel_and_49; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_50 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd12; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_37 = conflict_1_sel_and_49 | conflict_1_sel_and_48; // unifiedMainMemory.ts:54
-  wire conflictNow_or_37 = conflictNow_or_35 | conflict_1_sel_and_48 & conflict_1_sel_and_49 | conflict_1_sel_and_50 & conflict_1_sel_or_37; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_51 = done3_or & port_3_thread == 5'd12; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_51 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd12; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_38 = conflict_1_sel_or_37 | conflict_1_sel_and_50; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_52 = done1_or & port_1_thread == 5'd13; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_53 = done0_or & port_0_thread == 5'd13; // unifiedMainMemory.ts:50
-  wire conflictNow_or_39 = conflictNow_or_37 | conflict_1_sel_and_51 & conflict_1_sel_or_38 | conflict_1_sel_and_52 & conflict_1_sel_and_53; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_54 = done2_or & port_2_thread == 5'd13; // unifiedMainMemory.ts:50
+  wire conflictNow_or_38 = conflictNow_or_36 | conflict_1_sel_and_50 & conflict_1_sel_or_37 | conflict_1_sel_and_51 & conflict_1_sel_or_38; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_52 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd13; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_53 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd13; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_54 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd13; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_40 = conflict_1_sel_and_53 | conflict_1_sel_and_52; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_55 = done3_or & port_3_thread == 5'd13; // unifiedMainMemory.ts:50
+  wire conflictNow_or_40 = conflictNow_or_38 | conflict_1_sel_and_52 & conflict_1_sel_and_53 | conflict_1_sel_and_54 & conflict_1_sel_or_40; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_55 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd13; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_41 = conflict_1_sel_or_40 | conflict_1_sel_and_54; // unifiedMainMemory.ts:54
-  wire conflictNow_or_41 = conflictNow_or_39 | conflict_1_sel_and_54 & conflict_1_sel_or_40 | conflict_1_sel_and_55 & conflict_1_sel_or_41; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_56 = done1_or & port_1_thread == 5'd14; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_57 = done0_or & port_0_thread == 5'd14; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_58 = done2_or & port_2_thread == 5'd14; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_56 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd14; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_57 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd14; // unifiedMainMemory.ts:50
+  wire conflictNow_or_42 = conflictNow_or_40 | conflict_1_sel_and_55 & conflict_1_sel_or_41 | conflict_1_sel_and_56 & conflict_1_sel_and_57; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_58 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd14; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_43 = conflict_1_sel_and_57 | conflict_1_sel_and_56; // unifiedMainMemory.ts:54
-  wire conflictNow_or_43 = conflictNow_or_41 | conflict_1_sel_and_56 & conflict_1_sel_and_57 | conflict_1_sel_and_58 & conflict_1_sel_or_43; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_59 = done3_or & port_3_thread == 5'd14; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_59 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd14; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_44 = conflict_1_sel_or_43 | conflict_1_sel_and_58; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_60 = done1_or & port_1_thread == 5'd15; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_61 = done0_or & port_0_thread == 5'd15; // unifiedMainMemory.ts:50
-  wire conflictNow_or_45 = conflictNow_or_43 | conflict_1_sel_and_59 & conflict_1_sel_or_44 | conflict_1_sel_and_60 & conflict_1_sel_and_61; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_62 = done2_or & port_2_thread == 5'd15; // unifiedMainMemory.ts:50
+  wire conflictNow_or_44 = conflictNow_or_42 | conflict_1_sel_and_58 & conflict_1_sel_or_43 | conflict_1_sel_and_59 & conflict_1_sel_or_44; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_60 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd15; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_61 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd15; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_62 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd15; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_46 = conflict_1_sel_and_61 | conflict_1_sel_and_60; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_63 = done3_or & port_3_thread == 5'd15; // unifiedMainMemory.ts:50
+  wire conflictNow_or_46 = conflictNow_or_44 | conflict_1_sel_and_60 & conflict_1_sel_and_61 | conflict_1_sel_and_62 & conflict_1_sel_or_46; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_63 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd15; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_47 = conflict_1_sel_or_46 | conflict_1_sel_and_62; // unifiedMainMemory.ts:54
-  wire conflictNow_or_47 = conflictNow_or_45 | conflict_1_sel_and_62 & conflict_1_sel_or_46 | conflict_1_sel_and_63 & conflict_1_sel_or_47; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_64 = done1_or & port_1_thread == 5'd16; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_65 = done0_or & port_0_thread == 5'd16; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_66 = done2_or & port_2_thread == 5'd16; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_64 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd16; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_65 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd16; // unifiedMainMemory.ts:50
+  wire conflictNow_or_48 = conflictNow_or_46 | conflict_1_sel_and_63 & conflict_1_sel_or_47 | conflict_1_sel_and_64 & conflict_1_sel_and_65; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_66 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd16; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_49 = conflict_1_sel_and_65 | conflict_1_sel_and_64; // unifiedMainMemory.ts:54
-  wire conflictNow_or_49 = conflictNow_or_47 | conflict_1_sel_and_64 & conflict_1_sel_and_65 | conflict_1_sel_and_66 & conflict_1_sel_or_49; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_67 = done3_or & port_3_thread == 5'd16; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_67 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd16; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_50 = conflict_1_sel_or_49 | conflict_1_sel_and_66; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_68 = done1_or & port_1_thread == 5'd17; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_69 = done0_or & port_0_thread == 5'd17; // unifiedMainMemory.ts:50
-  wire conflictNow_or_51 = conflictNow_or_49 | conflict_1_sel_and_67 & conflict_1_sel_or_50 | conflict_1_sel_and_68 & conflict_1_sel_and_69; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_70 = done2_or & port_2_thread == 5'd17; // unifiedMainMemory.ts:50
+  wire conflictNow_or_50 = conflictNow_or_48 | conflict_1_sel_and_66 & conflict_1_sel_or_49 | conflict_1_sel_and_67 & conflict_1_sel_or_50; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_68 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd17; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_69 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd17; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_70 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd17; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_52 = conflict_1_sel_and_69 | conflict_1_sel_and_68; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_71 = done3_or & port_3_thread == 5'd17; // unifiedMainMemory.ts:50
+  wire conflictNow_or_52 = conflictNow_or_50 | conflict_1_sel_and_68 & conflict_1_sel_and_69 | conflict_1_sel_and_70 & conflict_1_sel_or_52; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_71 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd17; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_53 = conflict_1_sel_or_52 | conflict_1_sel_and_70; // unifiedMainMemory.ts:54
-  wire conflictNow_or_53 = conflictNow_or_51 | conflict_1_sel_and_70 & conflict_1_sel_or_52 | conflict_1_sel_and_71 & conflict_1_sel_or_53; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_72 = done1_or & port_1_thread == 5'd18; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_73 = done0_or & port_0_thread == 5'd18; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_74 = done2_or & port_2_thread == 5'd18; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_72 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd18; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_73 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd18; // unifiedMainMemory.ts:50
+  wire conflictNow_or_54 = conflictNow_or_52 | conflict_1_sel_and_71 & conflict_1_sel_or_53 | conflict_1_sel_and_72 & conflict_1_sel_and_73; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_74 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd18; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_55 = conflict_1_sel_and_73 | conflict_1_sel_and_72; // unifiedMainMemory.ts:54
-  wire conflictNow_or_55 = conflictNow_or_53 | conflict_1_sel_and_72 & conflict_1_sel_and_73 | conflict_1_sel_and_74 & conflict_1_sel_or_55; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_75 = done3_or & port_3_thread == 5'd18; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_75 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd18; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_56 = conflict_1_sel_or_55 | conflict_1_sel_and_74; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_76 = done1_or & port_1_thread == 5'd19; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_77 = done0_or & port_0_thread == 5'd19; // unifiedMainMemory.ts:50
-  wire conflictNow_or_57 = conflictNow_or_55 | conflict_1_sel_and_75 & conflict_1_sel_or_56 | conflict_1_sel_and_76 & conflict_1_sel_and_77; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_78 = done2_or & port_2_thread == 5'd19; // unifiedMainMemory.ts:50
+  wire conflictNow_or_56 = conflictNow_or_54 | conflict_1_sel_and_74 & conflict_1_sel_or_55 | conflict_1_sel_and_75 & conflict_1_sel_or_56; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_76 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd19; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_77 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd19; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_78 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd19; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_58 = conflict_1_sel_and_77 | conflict_1_sel_and_76; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_79 = done3_or & port_3_thread == 5'd19; // unifiedMainMemory.ts:50
+  wire conflictNow_or_58 = conflictNow_or_56 | conflict_1_sel_and_76 & conflict_1_sel_and_77 | conflict_1_sel_and_78 & conflict_1_sel_or_58; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_79 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd19; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_59 = conflict_1_sel_or_58 | conflict_1_sel_and_78; // unifiedMainMemory.ts:54
-  wire conflictNow_or_59 = conflictNow_or_57 | conflict_1_sel_and_78 & conflict_1_sel_or_58 | conflict_1_sel_and_79 & conflict_1_sel_or_59; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_80 = done1_or & port_1_thread == 5'd20; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_81 = done0_or & port_0_thread == 5'd20; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_82 = done2_or & port_2_thread == 5'd20; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_80 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd20; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_81 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd20; // unifiedMainMemory.ts:50
+  wire conflictNow_or_60 = conflictNow_or_58 | conflict_1_sel_and_79 & conflict_1_sel_or_59 | conflict_1_sel_and_80 & conflict_1_sel_and_81; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_82 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd20; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_61 = conflict_1_sel_and_81 | conflict_1_sel_and_80; // unifiedMainMemory.ts:54
-  wire conflictNow_or_61 = conflictNow_or_59 | conflict_1_sel_and_80 & conflict_1_sel_and_81 | conflict_1_sel_and_82 & conflict_1_sel_or_61; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_83 = done3_or & port_3_thread == 5'd20; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_83 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd20; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_62 = conflict_1_sel_or_61 | conflict_1_sel_and_82; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_84 = done1_or & port_1_thread == 5'd21; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_85 = done0_or & port_0_thread == 5'd21; // unifiedMainMemory.ts:50
-  wire conflictNow_or_63 = conflictNow_or_61 | conflict_1_sel_and_83 & conflict_1_sel_or_62 | conflict_1_sel_and_84 & conflict_1_sel_and_85; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_86 = done2_or & port_2_thread == 5'd21; // unifiedMainMemory.ts:50
+  wire conflictNow_or_62 = conflictNow_or_60 | conflict_1_sel_and_82 & conflict_1_sel_or_61 | conflict_1_sel_and_83 & conflict_1_sel_or_62; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_84 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd21; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_85 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd21; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_86 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd21; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_64 = conflict_1_sel_and_85 | conflict_1_sel_and_84; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_87 = done3_or & port_3_thread == 5'd21; // unifiedMainMemory.ts:50
+  wire conflictNow_or_64 = conflictNow_or_62 | conflict_1_sel_and_84 & conflict_1_sel_and_85 | conflict_1_sel_and_86 & conflict_1_sel_or_64; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_87 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd21; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_65 = conflict_1_sel_or_64 | conflict_1_sel_and_86; // unifiedMainMemory.ts:54
-  wire conflictNow_or_65 = conflictNow_or_63 | conflict_1_sel_and_86 & conflict_1_sel_or_64 | conflict_1_sel_and_87 & conflict_1_sel_or_65; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_88 = done1_or & port_1_thread == 5'd22; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_89 = done0_or & port_0_thread == 5'd22; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_90 = done2_or & port_2_thread == 5'd22; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_88 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd22; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_89 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd22; // unifiedMainMemory.ts:50
+  wire conflictNow_or_66 = conflictNow_or_64 | conflict_1_sel_and_87 & conflict_1_sel_or_65 | conflict_1_sel_and_88 & conflict_1_sel_and_89; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_90 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd22; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_67 = conflict_1_sel_and_89 | conflict_1_sel_and_88; // unifiedMainMemory.ts:54
-  wire conflictNow_or_67 = conflictNow_or_65 | conflict_1_sel_and_88 & conflict_1_sel_and_89 | conflict_1_sel_and_90 & conflict_1_sel_or_67; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_91 = done3_or & port_3_thread == 5'd22; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_91 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd22; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_68 = conflict_1_sel_or_67 | conflict_1_sel_and_90; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_92 = done1_or & port_1_thread == 5'd23; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_93 = done0_or & port_0_thread == 5'd23; // unifiedMainMemory.ts:50
-  wire conflictNow_or_69 = conflictNow_or_67 | conflict_1_sel_and_91 & conflict_1_sel_or_68 | conflict_1_sel_and_92 & conflict_1_sel_and_93; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_94 = done2_or & port_2_thread == 5'd23; // unifiedMainMemory.ts:50
+  wire conflictNow_or_68 = conflictNow_or_66 | conflict_1_sel_and_90 & conflict_1_sel_or_67 | conflict_1_sel_and_91 & conflict_1_sel_or_68; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_92 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd23; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_93 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd23; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_94 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd23; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_70 = conflict_1_sel_and_93 | conflict_1_sel_and_92; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_95 = done3_or & port_3_thread == 5'd23; // unifiedMainMemory.ts:50
+  wire conflictNow_or_70 = conflictNow_or_68 | conflict_1_sel_and_92 & conflict_1_sel_and_93 | conflict_1_sel_and_94 & conflict_1_sel_or_70; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_95 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd23; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_71 = conflict_1_sel_or_70 | conflict_1_sel_and_94; // unifiedMainMemory.ts:54
-  wire conflictNow_or_71 = conflictNow_or_69 | conflict_1_sel_and_94 & conflict_1_sel_or_70 | conflict_1_sel_and_95 & conflict_1_sel_or_71; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_96 = done1_or & port_1_thread == 5'd24; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_97 = done0_or & port_0_thread == 5'd24; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_98 = done2_or & port_2_thread == 5'd24; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_96 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd24; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_97 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd24; // unifiedMainMemory.ts:50
+  wire conflictNow_or_72 = conflictNow_or_70 | conflict_1_sel_and_95 & conflict_1_sel_or_71 | conflict_1_sel_and_96 & conflict_1_sel_and_97; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_98 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd24; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_73 = conflict_1_sel_and_97 | conflict_1_sel_and_96; // unifiedMainMemory.ts:54
-  wire conflictNow_or_73 = conflictNow_or_71 | conflict_1_sel_and_96 & conflict_1_sel_and_97 | conflict_1_sel_and_98 & conflict_1_sel_or_73; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_99 = done3_or & port_3_thread == 5'd24; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_99 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd24; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_74 = conflict_1_sel_or_73 | conflict_1_sel_and_98; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_100 = done1_or & port_1_thread == 5'd25; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_101 = done0_or & port_0_thread == 5'd25; // unifiedMainMemory.ts:50
-  wire conflictNow_or_75 = conflictNow_or_73 | conflict_1_sel_and_99 & conflict_1_sel_or_74 | conflict_1_sel_and_100 & conflict_1_sel_and_101; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_102 = done2_or & port_2_thread == 5'd25; // unifiedMainMemory.ts:50
+  wire conflictNow_or_74 = conflictNow_or_72 | conflict_1_sel_and_98 & conflict_1_sel_or_73 | conflict_1_sel_and_99 & conflict_1_sel_or_74; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_100 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd25; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_101 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd25; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_102 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd25; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_76 = conflict_1_sel_and_101 | conflict_1_sel_and_100; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_103 = done3_or & port_3_thread == 5'd25; // unifiedMainMemory.ts:50
+  wire conflictNow_or_76 = conflictNow_or_74 | conflict_1_sel_and_100 & conflict_1_sel_and_101 | conflict_1_sel_and_102 & conflict_1_sel_or_76; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_103 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd25; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_77 = conflict_1_sel_or_76 | conflict_1_sel_and_102; // unifiedMainMemory.ts:54
-  wire conflictNow_or_77 = conflictNow_or_75 | conflict_1_sel_and_102 & conflict_1_sel_or_76 | conflict_1_sel_and_103 & conflict_1_sel_or_77; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_104 = done1_or & port_1_thread == 5'd26; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_105 = done0_or & port_0_thread == 5'd26; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_106 = done2_or & port_2_thread == 5'd26; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_104 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd26; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_105 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd26; // unifiedMainMemory.ts:50
+  wire conflictNow_or_78 = conflictNow_or_76 | conflict_1_sel_and_103 & conflict_1_sel_or_77 | conflict_1_sel_and_104 & conflict_1_sel_and_105; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_106 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd26; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_79 = conflict_1_sel_and_105 | conflict_1_sel_and_104; // unifiedMainMemory.ts:54
-  wire conflictNow_or_79 = conflictNow_or_77 | conflict_1_sel_and_104 & conflict_1_sel_and_105 | conflict_1_sel_and_106 & conflict_1_sel_or_79; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_107 = done3_or & port_3_thread == 5'd26; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_107 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd26; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_80 = conflict_1_sel_or_79 | conflict_1_sel_and_106; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_108 = done1_or & port_1_thread == 5'd27; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_109 = done0_or & port_0_thread == 5'd27; // unifiedMainMemory.ts:50
-  wire conflictNow_or_81 = conflictNow_or_79 | conflict_1_sel_and_107 & conflict_1_sel_or_80 | conflict_1_sel_and_108 & conflict_1_sel_and_109; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_110 = done2_or & port_2_thread == 5'd27; // unifiedMainMemory.ts:50
+  wire conflictNow_or_80 = conflictNow_or_78 | conflict_1_sel_and_106 & conflict_1_sel_or_79 | conflict_1_sel_and_107 & conflict_1_sel_or_80; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_108 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd27; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_109 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd27; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_110 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd27; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_82 = conflict_1_sel_and_109 | conflict_1_sel_and_108; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_111 = done3_or & port_3_thread == 5'd27; // unifiedMainMemory.ts:50
+  wire conflictNow_or_82 = conflictNow_or_80 | conflict_1_sel_and_108 & conflict_1_sel_and_109 | conflict_1_sel_and_110 & conflict_1_sel_or_82; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_111 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd27; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_83 = conflict_1_sel_or_82 | conflict_1_sel_and_110; // unifiedMainMemory.ts:54
-  wire conflictNow_or_83 = conflictNow_or_81 | conflict_1_sel_and_110 & conflict_1_sel_or_82 | conflict_1_sel_and_111 & conflict_1_sel_or_83; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_112 = done1_or & port_1_thread == 5'd28; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_113 = done0_or & port_0_thread == 5'd28; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_114 = done2_or & port_2_thread == 5'd28; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_112 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd28; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_113 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd28; // unifiedMainMemory.ts:50
+  wire conflictNow_or_84 = conflictNow_or_82 | conflict_1_sel_and_111 & conflict_1_sel_or_83 | conflict_1_sel_and_112 & conflict_1_sel_and_113; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_114 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd28; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_85 = conflict_1_sel_and_113 | conflict_1_sel_and_112; // unifiedMainMemory.ts:54
-  wire conflictNow_or_85 = conflictNow_or_83 | conflict_1_sel_and_112 & conflict_1_sel_and_113 | conflict_1_sel_and_114 & conflict_1_sel_or_85; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_115 = done3_or & port_3_thread == 5'd28; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_115 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd28; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_86 = conflict_1_sel_or_85 | conflict_1_sel_and_114; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_116 = done1_or & port_1_thread == 5'd29; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_117 = done0_or & port_0_thread == 5'd29; // unifiedMainMemory.ts:50
-  wire conflictNow_or_87 = conflictNow_or_85 | conflict_1_sel_and_115 & conflict_1_sel_or_86 | conflict_1_sel_and_116 & conflict_1_sel_and_117; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_118 = done2_or & port_2_thread == 5'd29; // unifiedMainMemory.ts:50
+  wire conflictNow_or_86 = conflictNow_or_84 | conflict_1_sel_and_114 & conflict_1_sel_or_85 | conflict_1_sel_and_115 & conflict_1_sel_or_86; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_116 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd29; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_117 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd29; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_118 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd29; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_88 = conflict_1_sel_and_117 | conflict_1_sel_and_116; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_119 = done3_or & port_3_thread == 5'd29; // unifiedMainMemory.ts:50
+  wire conflictNow_or_88 = conflictNow_or_86 | conflict_1_sel_and_116 & conflict_1_sel_and_117 | conflict_1_sel_and_118 & conflict_1_sel_or_88; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_119 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd29; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_89 = conflict_1_sel_or_88 | conflict_1_sel_and_118; // unifiedMainMemory.ts:54
-  wire conflictNow_or_89 = conflictNow_or_87 | conflict_1_sel_and_118 & conflict_1_sel_or_88 | conflict_1_sel_and_119 & conflict_1_sel_or_89; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_120 = done1_or & port_1_thread == 5'd30; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_121 = done0_or & port_0_thread == 5'd30; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_122 = done2_or & port_2_thread == 5'd30; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_120 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd30; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_121 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd30; // unifiedMainMemory.ts:50
+  wire conflictNow_or_90 = conflictNow_or_88 | conflict_1_sel_and_119 & conflict_1_sel_or_89 | conflict_1_sel_and_120 & conflict_1_sel_and_121; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_122 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd30; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_91 = conflict_1_sel_and_121 | conflict_1_sel_and_120; // unifiedMainMemory.ts:54
-  wire conflictNow_or_91 = conflictNow_or_89 | conflict_1_sel_and_120 & conflict_1_sel_and_121 | conflict_1_sel_and_122 & conflict_1_sel_or_91; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_123 = done3_or & port_3_thread == 5'd30; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_123 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd30; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_92 = conflict_1_sel_or_91 | conflict_1_sel_and_122; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_124 = done1_or & port_1_thread == 5'd31; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_and_125 = done0_or & port_0_thread == 5'd31; // unifiedMainMemory.ts:50
-  wire conflictNow_or_93 = conflictNow_or_91 | conflict_1_sel_and_123 & conflict_1_sel_or_92 | conflict_1_sel_and_124 & conflict_1_sel_and_125; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_126 = done2_or & port_2_thread == 5'd31; // unifiedMainMemory.ts:50
+  wire conflictNow_or_92 = conflictNow_or_90 | conflict_1_sel_and_122 & conflict_1_sel_or_91 | conflict_1_sel_and_123 & conflict_1_sel_or_92; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_124 = port_1_read_en_or_port_1_write_en & port_1_thread == 5'd31; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_125 = port_0_read_en_or_port_0_write_en & port_0_thread == 5'd31; // unifiedMainMemory.ts:50
+  wire conflict_1_sel_and_126 = port_2_read_en_or_port_2_write_en & port_2_thread == 5'd31; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_94 = conflict_1_sel_and_125 | conflict_1_sel_and_124; // unifiedMainMemory.ts:54
-  wire conflict_1_sel_and_127 = done3_or & port_3_thread == 5'd31; // unifiedMainMemory.ts:50
+  wire conflictNow_or_94 = conflictNow_or_92 | conflict_1_sel_and_124 & conflict_1_sel_and_125 | conflict_1_sel_and_126 & conflict_1_sel_or_94; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_127 = port_3_read_en_or_port_3_write_en & port_3_thread == 5'd31; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_95 = conflict_1_sel_or_94 | conflict_1_sel_and_126; // unifiedMainMemory.ts:54
-  wire conflictNow = conflictNow_or_93 | conflict_1_sel_and_126 & conflict_1_sel_or_94 | conflict_1_sel_and_127 & conflict_1_sel_or_95; // unifiedMainMemory.ts:54
-  wire [1:0] _mux_1 = ~conflict_1_sel_or_1 & conflict_1_sel_and_2 ? 2'd2 : ~conflict_1_sel_and_1 & conflict_1_sel_and ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_2 = ~conflict_1_sel_or_2 & conflict_1_sel_and_3 ? 2'd3 : _mux_1; // unifiedMainMemory.ts:51
+  wire conflictNow = conflictNow_or_94 | conflict_1_sel_and_127 & conflict_1_sel_or_95; // unifiedMainMemory.ts:54
+  wire _and = ~conflict_1_sel_or_2 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0; // unifiedMainMemory.ts:51
+  wire _and_1 = ~conflict_1_sel_or_1 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_0; // unifiedMainMemory.ts:51
+  wire _and_2 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_0 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_2 = _and ? 2'd3 : _and_1 ? 2'd2 : _and_2 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq = _mux_2 == 2'd3; // unifiedMainMemory.ts:52
   wire [1:0] lane = 2'd0 - first; // unifiedMainMemory.ts:39
-  wire _eq_1 = lane == 2'd3; // unifiedMainMemory.ts:40
-  wire [13:0] _add = port_3_addr + 14'd3; // unifiedMainMemory.ts:40
-  wire _eq_2 = lane == 2'd2; // unifiedMainMemory.ts:40
-  wire [13:0] _add_1 = port_3_addr + 14'd2; // unifiedMainMemory.ts:40
-  wire _eq_3 = lane == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _add_2 = port_3_addr + 14'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_5 = _eq_1 ? _add : _eq_2 ? _add_1 : _eq_3 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_eq_3 = lane == 2'd3; // unifiedMainMemory.ts:40
+  wire [13:0] port_3_addr_plus_3 = port_3_addr + 14'd3; // unifiedMainMemory.ts:40
+  wire lane_eq_2 = lane == 2'd2; // unifiedMainMemory.ts:40
+  wire [13:0] port_3_addr_plus_2 = port_3_addr + 14'd2; // unifiedMainMemory.ts:40
+  wire lane_eq_1 = lane == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] port_3_addr_plus_1 = port_3_addr + 14'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_4 = lane_eq_2 ? port_3_addr_plus_2 : lane_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_5 = lane_eq_3 ? port_3_addr_plus_3 : _mux_4; // unifiedMainMemory.ts:40
   wire [11:0] row = _mux_5[13:2]; // unifiedMainMemory.ts:42
   wire _eq_4 = _mux_2 == 2'd2; // unifiedMainMemory.ts:52
   wire [1:0] lane_1 = 2'd0 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_5 = lane_1 == 2'd3; // unifiedMainMemory.ts:40
-  wire [13:0] _add_3 = port_2_addr + 14'd3; // unifiedMainMemory.ts:40
-  wire _eq_6 = lane_1 == 2'd2; // unifiedMainMemory.ts:40
-  wire [13:0] _add_4 = port_2_addr + 14'd2; // unifiedMainMemory.ts:40
-  wire _eq_7 = lane_1 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _add_5 = port_2_addr + 14'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_8 = _eq_5 ? _add_3 : _eq_6 ? _add_4 : _eq_7 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_1_eq_3 = lane_1 == 2'd3; // unifiedMainMemory.ts:40
+  wire [13:0] port_2_addr_plus_3 = port_2_addr + 14'd3; // unifiedMainMemory.ts:40
+  wire lane_1_eq_2 = lane_1 == 2'd2; // unifiedMainMemory.ts:40
+  wire [13:0] port_2_addr_plus_2 = port_2_addr + 14'd2; // unifiedMainMemory.ts:40
+  wire lane_1_eq_1 = lane_1 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] port_2_addr_plus_1 = port_2_addr + 14'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_7 = lane_1_eq_2 ? port_2_addr_plus_2 : lane_1_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_8 = lane_1_eq_3 ? port_2_addr_plus_3 : _mux_7; // unifiedMainMemory.ts:40
   wire [11:0] row_1 = _mux_8[13:2]; // unifiedMainMemory.ts:42
   wire _eq_8 = _mux_2 == 2'd1; // unifiedMainMemory.ts:52
   wire [1:0] lane_2 = 2'd0 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_9 = lane_2 == 2'd3; // unifiedMainMemory.ts:40
-  wire [13:0] _add_6 = port_1_addr + 14'd3; // unifiedMainMemory.ts:40
-  wire _eq_10 = lane_2 == 2'd2; // unifiedMainMemory.ts:40
-  wire [13:0] _add_7 = port_1_addr + 14'd2; // unifiedMainMemory.ts:40
-  wire _eq_11 = lane_2 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _add_8 = port_1_addr + 14'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_11 = _eq_9 ? _add_6 : _eq_10 ? _add_7 : _eq_11 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_2_eq_3 = lane_2 == 2'd3; // unifiedMainMemory.ts:40
+  wire [13:0] port_1_addr_plus_3 = port_1_addr + 14'd3; // unifiedMainMemory.ts:40
+  wire lane_2_eq_2 = lane_2 == 2'd2; // unifiedMainMemory.ts:40
+  wire [13:0] port_1_addr_plus_2 = port_1_addr + 14'd2; // unifiedMainMemory.ts:40
+  wire lane_2_eq_1 = lane_2 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] port_1_addr_plus_1 = port_1_addr + 14'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_10 = lane_2_eq_2 ? port_1_addr_plus_2 : lane_2_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_11 = lane_2_eq_3 ? port_1_addr_plus_3 : _mux_10; // unifiedMainMemory.ts:40
   wire [11:0] row_2 = _mux_11[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_3 = 2'd0 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_12 = lane_3 == 2'd3; // unifiedMainMemory.ts:40
-  wire [13:0] _add_9 = port_0_addr + 14'd3; // unifiedMainMemory.ts:40
-  wire _eq_13 = lane_3 == 2'd2; // unifiedMainMemory.ts:40
-  wire [13:0] _add_10 = port_0_addr + 14'd2; // unifiedMainMemory.ts:40
-  wire _eq_14 = lane_3 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _add_11 = port_0_addr + 14'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_14 = _eq_12 ? _add_9 : _eq_13 ? _add_10 : _eq_14 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_3_eq_3 = lane_3 == 2'd3; // unifiedMainMemory.ts:40
+  wire [13:0] port_0_addr_plus_3 = port_0_addr + 14'd3; // unifiedMainMemory.ts:40
+  wire lane_3_eq_2 = lane_3 == 2'd2; // unifiedMainMemory.ts:40
+  wire [13:0] port_0_addr_plus_2 = port_0_addr + 14'd2; // unifiedMainMemory.ts:40
+  wire lane_3_eq_1 = lane_3 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] port_0_addr_plus_1 = port_0_addr + 14'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_13 = lane_3_eq_2 ? port_0_addr_plus_2 : lane_3_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_14 = lane_3_eq_3 ? port_0_addr_plus_3 : _mux_13; // unifiedMainMemory.ts:40
   wire [11:0] row_3 = _mux_14[13:2]; // unifiedMainMemory.ts:42
   wire [11:0] _mux_17 = _eq ? row : _eq_4 ? row_1 : _eq_8 ? row_2 : row_3; // unifiedMainMemory.ts:52
   wire [31:0] writeWords = port_3_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_1 = port_3_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_2 = port_3_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_3 = port_3_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_20 = _eq_1 ? writeWords : _eq_2 ? writeWords_1 : _eq_3 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_20 = lane_eq_3 ? writeWords : lane_eq_2 ? writeWords_1 : lane_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
   wire [31:0] writeWords_4 = port_2_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_5 = port_2_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_6 = port_2_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_7 = port_2_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_23 = _eq_5 ? writeWords_4 : _eq_6 ? writeWords_5 : _eq_7 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_23 = lane_1_eq_3 ? writeWords_4 : lane_1_eq_2 ? writeWords_5 : lane_1_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
   wire [31:0] writeWords_8 = port_1_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_9 = port_1_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_10 = port_1_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_11 = port_1_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_26 = _eq_9 ? writeWords_8 : _eq_10 ? writeWords_9 : _eq_11 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_26 = lane_2_eq_3 ? writeWords_8 : lane_2_eq_2 ? writeWords_9 : lane_2_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
   wire [31:0] writeWords_12 = port_0_data_write[127:96]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_13 = port_0_data_write[95:64]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_14 = port_0_data_write[63:32]; // unifiedMainMemory.ts:37
   wire [31:0] writeWords_15 = port_0_data_write[31:0]; // unifiedMainMemory.ts:37
-  wire [31:0] _mux_29 = _eq_12 ? writeWords_12 : _eq_13 ? writeWords_13 : _eq_14 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
-  wire _or = conflict_1_sel_or_2 | conflict_1_sel_and_3; // unifiedMainMemory.ts:53
+  wire [31:0] _mux_28 = lane_3_eq_2 ? writeWords_13 : lane_3_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_29 = lane_3_eq_3 ? writeWords_12 : _mux_28; // unifiedMainMemory.ts:41
+  wire _or = conflict_1_sel_or_2 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_0; // unifiedMainMemory.ts:53
   wire write = port_3_write_en & (port_3_s_or_v | lane == 2'd0); // unifiedMainMemory.ts:42
   wire write_1 = port_2_write_en & (port_2_s_or_v | lane_1 == 2'd0); // unifiedMainMemory.ts:42
   wire write_2 = port_1_write_en & (port_1_s_or_v | lane_2 == 2'd0); // unifiedMainMemory.ts:42
   wire write_3 = port_0_write_en & (port_0_s_or_v | lane_3 == 2'd0); // unifiedMainMemory.ts:42
   wire [1:0] lane_4 = 2'd1 - first; // unifiedMainMemory.ts:39
-  wire _eq_15 = lane_4 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_16 = lane_4 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_17 = lane_4 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_38 = _eq_15 ? _add : _eq_16 ? _add_1 : _eq_17 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_4_eq_3 = lane_4 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_4_eq_2 = lane_4 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_4_eq_1 = lane_4 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_37 = lane_4_eq_2 ? port_3_addr_plus_2 : lane_4_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_38 = lane_4_eq_3 ? port_3_addr_plus_3 : _mux_37; // unifiedMainMemory.ts:40
   wire [11:0] row_4 = _mux_38[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_5 = 2'd1 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_18 = lane_5 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_19 = lane_5 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_20 = lane_5 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_41 = _eq_18 ? _add_3 : _eq_19 ? _add_4 : _eq_20 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_5_eq_3 = lane_5 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_5_eq_2 = lane_5 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_5_eq_1 = lane_5 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_40 = lane_5_eq_2 ? port_2_addr_plus_2 : lane_5_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_41 = lane_5_eq_3 ? port_2_addr_plus_3 : _mux_40; // unifiedMainMemory.ts:40
   wire [11:0] row_5 = _mux_41[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_6 = 2'd1 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_21 = lane_6 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_22 = lane_6 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_23 = lane_6 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_44 = _eq_21 ? _add_6 : _eq_22 ? _add_7 : _eq_23 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_6_eq_3 = lane_6 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_6_eq_2 = lane_6 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_6_eq_1 = lane_6 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_43 = lane_6_eq_2 ? port_1_addr_plus_2 : lane_6_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_44 = lane_6_eq_3 ? port_1_addr_plus_3 : _mux_43; // unifiedMainMemory.ts:40
   wire [11:0] row_6 = _mux_44[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_7 = 2'd1 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_24 = lane_7 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_25 = lane_7 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_26 = lane_7 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_47 = _eq_24 ? _add_9 : _eq_25 ? _add_10 : _eq_26 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_7_eq_3 = lane_7 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_7_eq_2 = lane_7 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_7_eq_1 = lane_7 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_46 = lane_7_eq_2 ? port_0_addr_plus_2 : lane_7_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_47 = lane_7_eq_3 ? port_0_addr_plus_3 : _mux_46; // unifiedMainMemory.ts:40
   wire [11:0] row_7 = _mux_47[13:2]; // unifiedMainMemory.ts:42
   wire [11:0] _mux_50 = _eq ? row_4 : _eq_4 ? row_5 : _eq_8 ? row_6 : row_7; // unifiedMainMemory.ts:52
-  wire [31:0] _mux_53 = _eq_15 ? writeWords : _eq_16 ? writeWords_1 : _eq_17 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_56 = _eq_18 ? writeWords_4 : _eq_19 ? writeWords_5 : _eq_20 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_59 = _eq_21 ? writeWords_8 : _eq_22 ? writeWords_9 : _eq_23 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_62 = _eq_24 ? writeWords_12 : _eq_25 ? writeWords_13 : _eq_26 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_53 = lane_4_eq_3 ? writeWords : lane_4_eq_2 ? writeWords_1 : lane_4_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_56 = lane_5_eq_3 ? writeWords_4 : lane_5_eq_2 ? writeWords_5 : lane_5_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_59 = lane_6_eq_3 ? writeWords_8 : lane_6_eq_2 ? writeWords_9 : lane_6_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_61 = lane_7_eq_2 ? writeWords_13 : lane_7_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_62 = lane_7_eq_3 ? writeWords_12 : _mux_61; // unifiedMainMemory.ts:41
   wire write_4 = port_3_write_en & (port_3_s_or_v | lane_4 == 2'd0); // unifiedMainMemory.ts:42
   wire write_5 = port_2_write_en & (port_2_s_or_v | lane_5 == 2'd0); // unifiedMainMemory.ts:42
   wire write_6 = port_1_write_en & (port_1_s_or_v | lane_6 == 2'd0); // unifiedMainMemory.ts:42
   wire write_7 = port_0_write_en & (port_0_s_or_v | lane_7 == 2'd0); // unifiedMainMemory.ts:42
   wire [1:0] lane_8 = 2'd2 - first; // unifiedMainMemory.ts:39
-  wire _eq_27 = lane_8 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_28 = lane_8 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_29 = lane_8 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_71 = _eq_27 ? _add : _eq_28 ? _add_1 : _eq_29 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_8_eq_3 = lane_8 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_8_eq_2 = lane_8 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_8_eq_1 = lane_8 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_70 = lane_8_eq_2 ? port_3_addr_plus_2 : lane_8_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_71 = lane_8_eq_3 ? port_3_addr_plus_3 : _mux_70; // unifiedMainMemory.ts:40
   wire [11:0] row_8 = _mux_71[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_9 = 2'd2 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_30 = lane_9 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_31 = lane_9 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_32 = lane_9 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_74 = _eq_30 ? _add_3 : _eq_31 ? _add_4 : _eq_32 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_9_eq_3 = lane_9 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_9_eq_2 = lane_9 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_9_eq_1 = lane_9 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_73 = lane_9_eq_2 ? port_2_addr_plus_2 : lane_9_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_74 = lane_9_eq_3 ? port_2_addr_plus_3 : _mux_73; // unifiedMainMemory.ts:40
   wire [11:0] row_9 = _mux_74[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_10 = 2'd2 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_33 = lane_10 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_34 = lane_10 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_35 = lane_10 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_77 = _eq_33 ? _add_6 : _eq_34 ? _add_7 : _eq_35 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_10_eq_3 = lane_10 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_10_eq_2 = lane_10 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_10_eq_1 = lane_10 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_76 = lane_10_eq_2 ? port_1_addr_plus_2 : lane_10_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_77 = lane_10_eq_3 ? port_1_addr_plus_3 : _mux_76; // unifiedMainMemory.ts:40
   wire [11:0] row_10 = _mux_77[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_11 = 2'd2 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_36 = lane_11 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_37 = lane_11 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_38 = lane_11 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_80 = _eq_36 ? _add_9 : _eq_37 ? _add_10 : _eq_38 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_11_eq_3 = lane_11 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_11_eq_2 = lane_11 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_11_eq_1 = lane_11 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_79 = lane_11_eq_2 ? port_0_addr_plus_2 : lane_11_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_80 = lane_11_eq_3 ? port_0_addr_plus_3 : _mux_79; // unifiedMainMemory.ts:40
   wire [11:0] row_11 = _mux_80[13:2]; // unifiedMainMemory.ts:42
   wire [11:0] _mux_83 = _eq ? row_8 : _eq_4 ? row_9 : _eq_8 ? row_10 : row_11; // unifiedMainMemory.ts:52
-  wire [31:0] _mux_86 = _eq_27 ? writeWords : _eq_28 ? writeWords_1 : _eq_29 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_89 = _eq_30 ? writeWords_4 : _eq_31 ? writeWords_5 : _eq_32 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_92 = _eq_33 ? writeWords_8 : _eq_34 ? writeWords_9 : _eq_35 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_95 = _eq_36 ? writeWords_12 : _eq_37 ? writeWords_13 : _eq_38 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_86 = lane_8_eq_3 ? writeWords : lane_8_eq_2 ? writeWords_1 : lane_8_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_89 = lane_9_eq_3 ? writeWords_4 : lane_9_eq_2 ? writeWords_5 : lane_9_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_91 = lane_10_eq_2 ? writeWords_9 : lane_10_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_92 = lane_10_eq_3 ? writeWords_8 : _mux_91; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_94 = lane_11_eq_2 ? writeWords_13 : lane_11_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_95 = lane_11_eq_3 ? writeWords_12 : _mux_94; // unifiedMainMemory.ts:41
   wire write_8 = port_3_write_en & (port_3_s_or_v | lane_8 == 2'd0); // unifiedMainMemory.ts:42
   wire write_9 = port_2_write_en & (port_2_s_or_v | lane_9 == 2'd0); // unifiedMainMemory.ts:42
   wire write_10 = port_1_write_en & (port_1_s_or_v | lane_10 == 2'd0); // unifiedMainMemory.ts:42
   wire write_11 = port_0_write_en & (port_0_s_or_v | lane_11 == 2'd0); // unifiedMainMemory.ts:42
   wire [1:0] lane_12 = 2'd3 - first; // unifiedMainMemory.ts:39
-  wire _eq_39 = lane_12 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_40 = lane_12 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_41 = lane_12 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_104 = _eq_39 ? _add : _eq_40 ? _add_1 : _eq_41 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
+  wire lane_12_eq_3 = lane_12 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_12_eq_2 = lane_12 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_12_eq_1 = lane_12 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_103 = lane_12_eq_2 ? port_3_addr_plus_2 : lane_12_eq_1 ? port_3_addr_plus_1 : port_3_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_104 = lane_12_eq_3 ? port_3_addr_plus_3 : _mux_103; // unifiedMainMemory.ts:40
   wire [11:0] row_12 = _mux_104[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_13 = 2'd3 - first_1; // unifiedMainMemory.ts:39
-  wire _eq_42 = lane_13 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_43 = lane_13 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_44 = lane_13 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_107 = _eq_42 ? _add_3 : _eq_43 ? _add_4 : _eq_44 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
+  wire lane_13_eq_3 = lane_13 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_13_eq_2 = lane_13 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_13_eq_1 = lane_13 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_106 = lane_13_eq_2 ? port_2_addr_plus_2 : lane_13_eq_1 ? port_2_addr_plus_1 : port_2_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_107 = lane_13_eq_3 ? port_2_addr_plus_3 : _mux_106; // unifiedMainMemory.ts:40
   wire [11:0] row_13 = _mux_107[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_14 = 2'd3 - first_2; // unifiedMainMemory.ts:39
-  wire _eq_45 = lane_14 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_46 = lane_14 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_47 = lane_14 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_110 = _eq_45 ? _add_6 : _eq_46 ? _add_7 : _eq_47 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
+  wire lane_14_eq_3 = lane_14 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_14_eq_2 = lane_14 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_14_eq_1 = lane_14 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_109 = lane_14_eq_2 ? port_1_addr_plus_2 : lane_14_eq_1 ? port_1_addr_plus_1 : port_1_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_110 = lane_14_eq_3 ? port_1_addr_plus_3 : _mux_109; // unifiedMainMemory.ts:40
   wire [11:0] row_14 = _mux_110[13:2]; // unifiedMainMemory.ts:42
   wire [1:0] lane_15 = 2'd3 - first_3; // unifiedMainMemory.ts:39
-  wire _eq_48 = lane_15 == 2'd3; // unifiedMainMemory.ts:40
-  wire _eq_49 = lane_15 == 2'd2; // unifiedMainMemory.ts:40
-  wire _eq_50 = lane_15 == 2'd1; // unifiedMainMemory.ts:40
-  wire [13:0] _mux_113 = _eq_48 ? _add_9 : _eq_49 ? _add_10 : _eq_50 ? _add_11 : port_0_addr; // unifiedMainMemory.ts:40
+  wire lane_15_eq_3 = lane_15 == 2'd3; // unifiedMainMemory.ts:40
+  wire lane_15_eq_2 = lane_15 == 2'd2; // unifiedMainMemory.ts:40
+  wire lane_15_eq_1 = lane_15 == 2'd1; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_112 = lane_15_eq_2 ? port_0_addr_plus_2 : lane_15_eq_1 ? port_0_addr_plus_1 : port_0_addr; // unifiedMainMemory.ts:40
+  wire [13:0] _mux_113 = lane_15_eq_3 ? port_0_addr_plus_3 : _mux_112; // unifiedMainMemory.ts:40
   wire [11:0] row_15 = _mux_113[13:2]; // unifiedMainMemory.ts:42
   wire [11:0] _mux_116 = _eq ? row_12 : _eq_4 ? row_13 : _eq_8 ? row_14 : row_15; // unifiedMainMemory.ts:52
-  wire [31:0] _mux_119 = _eq_39 ? writeWords : _eq_40 ? writeWords_1 : _eq_41 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_122 = _eq_42 ? writeWords_4 : _eq_43 ? writeWords_5 : _eq_44 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_125 = _eq_45 ? writeWords_8 : _eq_46 ? writeWords_9 : _eq_47 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
-  wire [31:0] _mux_128 = _eq_48 ? writeWords_12 : _eq_49 ? writeWords_13 : _eq_50 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_119 = lane_12_eq_3 ? writeWords : lane_12_eq_2 ? writeWords_1 : lane_12_eq_1 ? writeWords_2 : writeWords_3; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_122 = lane_13_eq_3 ? writeWords_4 : lane_13_eq_2 ? writeWords_5 : lane_13_eq_1 ? writeWords_6 : writeWords_7; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_124 = lane_14_eq_2 ? writeWords_9 : lane_14_eq_1 ? writeWords_10 : writeWords_11; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_125 = lane_14_eq_3 ? writeWords_8 : _mux_124; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_127 = lane_15_eq_2 ? writeWords_13 : lane_15_eq_1 ? writeWords_14 : writeWords_15; // unifiedMainMemory.ts:41
+  wire [31:0] _mux_128 = lane_15_eq_3 ? writeWords_12 : _mux_127; // unifiedMainMemory.ts:41
   wire write_12 = port_3_write_en & (port_3_s_or_v | lane_12 == 2'd0); // unifiedMainMemory.ts:42
   wire write_13 = port_2_write_en & (port_2_s_or_v | lane_13 == 2'd0); // unifiedMainMemory.ts:42
   wire write_14 = port_1_write_en & (port_1_s_or_v | lane_14 == 2'd0); // unifiedMainMemory.ts:42
   wire write_15 = port_0_write_en & (port_0_s_or_v | lane_15 == 2'd0); // unifiedMainMemory.ts:42
-  wire [1:0] _mux_136 = ~conflict_1_sel_or_4 & conflict_1_sel_and_6 ? 2'd2 : ~conflict_1_sel_and_5 & conflict_1_sel_and_4 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_137 = ~conflict_1_sel_or_5 & conflict_1_sel_and_7 ? 2'd3 : _mux_136; // unifiedMainMemory.ts:51
+  wire _and_7 = ~conflict_1_sel_or_5 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1; // unifiedMainMemory.ts:51
+  wire _and_8 = ~conflict_1_sel_or_4 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_1; // unifiedMainMemory.ts:51
+  wire _and_9 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_1 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_1; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_137 = _and_7 ? 2'd3 : _and_8 ? 2'd2 : _and_9 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_51 = _mux_137 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_52 = _mux_137 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_53 = _mux_137 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_140 = _eq_51 ? row : _eq_52 ? row_1 : _eq_53 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_1 = conflict_1_sel_or_5 | conflict_1_sel_and_7; // unifiedMainMemory.ts:53
+  wire _or_1 = conflict_1_sel_or_5 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_1; // unifiedMainMemory.ts:53
   wire [11:0] _mux_149 = _eq_51 ? row_4 : _eq_52 ? row_5 : _eq_53 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_11 = _or_1 & (_eq_51 ? write_4 : _eq_52 ? write_5 : _eq_53 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_158 = _eq_51 ? row_8 : _eq_52 ? row_9 : _eq_53 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_12 = _or_1 & (_eq_51 ? write_8 : _eq_52 ? write_9 : _eq_53 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_167 = _eq_51 ? row_12 : _eq_52 ? row_13 : _eq_53 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_13 = _or_1 & (_eq_51 ? write_12 : _eq_52 ? write_13 : _eq_53 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_175 = ~conflict_1_sel_or_7 & conflict_1_sel_and_10 ? 2'd2 : ~conflict_1_sel_and_9 & conflict_1_sel_and_8 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_176 = ~conflict_1_sel_or_8 & conflict_1_sel_and_11 ? 2'd3 : _mux_175; // unifiedMainMemory.ts:51
+  wire _and_14 = ~conflict_1_sel_or_8 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2; // unifiedMainMemory.ts:51
+  wire _and_15 = ~conflict_1_sel_or_7 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_2; // unifiedMainMemory.ts:51
+  wire _and_16 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_2 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_2; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_176 = _and_14 ? 2'd3 : _and_15 ? 2'd2 : _and_16 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_54 = _mux_176 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_55 = _mux_176 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_56 = _mux_176 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_179 = _eq_54 ? row : _eq_55 ? row_1 : _eq_56 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_2 = conflict_1_sel_or_8 | conflict_1_sel_and_11; // unifiedMainMemory.ts:53
+  wire _or_2 = conflict_1_sel_or_8 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_2; // unifiedMainMemory.ts:53
   wire [11:0] _mux_188 = _eq_54 ? row_4 : _eq_55 ? row_5 : _eq_56 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_18 = _or_2 & (_eq_54 ? write_4 : _eq_55 ? write_5 : _eq_56 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_197 = _eq_54 ? row_8 : _eq_55 ? row_9 : _eq_56 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_19 = _or_2 & (_eq_54 ? write_8 : _eq_55 ? write_9 : _eq_56 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_206 = _eq_54 ? row_12 : _eq_55 ? row_13 : _eq_56 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_20 = _or_2 & (_eq_54 ? write_12 : _eq_55 ? write_13 : _eq_56 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_214 = ~conflict_1_sel_or_10 & conflict_1_sel_and_14 ? 2'd2 : ~conflict_1_sel_and_13 & conflict_1_sel_and_12 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_215 = ~conflict_1_sel_or_11 & conflict_1_sel_and_15 ? 2'd3 : _mux_214; // unifiedMainMemory.ts:51
+  wire _and_21 = ~conflict_1_sel_or_11 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3; // unifiedMainMemory.ts:51
+  wire _and_22 = ~conflict_1_sel_or_10 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_3; // unifiedMainMemory.ts:51
+  wire _and_23 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_3 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_3; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_215 = _and_21 ? 2'd3 : _and_22 ? 2'd2 : _and_23 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_57 = _mux_215 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_58 = _mux_215 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_59 = _mux_215 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_218 = _eq_57 ? row : _eq_58 ? row_1 : _eq_59 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_3 = conflict_1_sel_or_11 | conflict_1_sel_and_15; // unifiedMainMemory.ts:53
+  wire _or_3 = conflict_1_sel_or_11 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_3; // unifiedMainMemory.ts:53
   wire [11:0] _mux_227 = _eq_57 ? row_4 : _eq_58 ? row_5 : _eq_59 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_25 = _or_3 & (_eq_57 ? write_4 : _eq_58 ? write_5 : _eq_59 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_236 = _eq_57 ? row_8 : _eq_58 ? row_9 : _eq_59 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_26 = _or_3 & (_eq_57 ? write_8 : _eq_58 ? write_9 : _eq_59 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_245 = _eq_57 ? row_12 : _eq_58 ? row_13 : _eq_59 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_27 = _or_3 & (_eq_57 ? write_12 : _eq_58 ? write_13 : _eq_59 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_253 = ~conflict_1_sel_or_13 & conflict_1_sel_and_18 ? 2'd2 : ~conflict_1_sel_and_17 & conflict_1_sel_and_16 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_254 = ~conflict_1_sel_or_14 & conflict_1_sel_and_19 ? 2'd3 : _mux_253; // unifiedMainMemory.ts:51
+  wire _and_28 = ~conflict_1_sel_or_14 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_4; // unifiedMainMemory.ts:51
+  wire _and_29 = ~conflict_1_sel_or_13 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_4; // unifiedMainMemory.ts:51
+  wire _and_30 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_4 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_4; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_254 = _and_28 ? 2'd3 : _and_29 ? 2'd2 : _and_30 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_60 = _mux_254 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_61 = _mux_254 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_62 = _mux_254 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_257 = _eq_60 ? row : _eq_61 ? row_1 : _eq_62 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_4 = conflict_1_sel_or_14 | conflict_1_sel_and_19; // unifiedMainMemory.ts:53
+  wire _or_4 = conflict_1_sel_or_14 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_4; // unifiedMainMemory.ts:53
   wire [11:0] _mux_266 = _eq_60 ? row_4 : _eq_61 ? row_5 : _eq_62 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_32 = _or_4 & (_eq_60 ? write_4 : _eq_61 ? write_5 : _eq_62 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_275 = _eq_60 ? row_8 : _eq_61 ? row_9 : _eq_62 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_33 = _or_4 & (_eq_60 ? write_8 : _eq_61 ? write_9 : _eq_62 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_284 = _eq_60 ? row_12 : _eq_61 ? row_13 : _eq_62 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_34 = _or_4 & (_eq_60 ? write_12 : _eq_61 ? write_13 : _eq_62 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_292 = ~conflict_1_sel_or_16 & conflict_1_sel_and_22 ? 2'd2 : ~conflict_1_sel_and_21 & conflict_1_sel_and_20 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_293 = ~conflict_1_sel_or_17 & conflict_1_sel_and_23 ? 2'd3 : _mux_292; // unifiedMainMemory.ts:51
+  wire _and_35 = ~conflict_1_sel_or_17 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_5; // unifiedMainMemory.ts:51
+  wire _and_36 = ~conflict_1_sel_or_16 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_5; // unifiedMainMemory.ts:51
+  wire _and_37 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_5 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_5; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_293 = _and_35 ? 2'd3 : _and_36 ? 2'd2 : _and_37 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_63 = _mux_293 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_64 = _mux_293 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_65 = _mux_293 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_296 = _eq_63 ? row : _eq_64 ? row_1 : _eq_65 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_5 = conflict_1_sel_or_17 | conflict_1_sel_and_23; // unifiedMainMemory.ts:53
+  wire _or_5 = conflict_1_sel_or_17 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_5; // unifiedMainMemory.ts:53
   wire [11:0] _mux_305 = _eq_63 ? row_4 : _eq_64 ? row_5 : _eq_65 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_39 = _or_5 & (_eq_63 ? write_4 : _eq_64 ? write_5 : _eq_65 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_314 = _eq_63 ? row_8 : _eq_64 ? row_9 : _eq_65 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_40 = _or_5 & (_eq_63 ? write_8 : _eq_64 ? write_9 : _eq_65 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_323 = _eq_63 ? row_12 : _eq_64 ? row_13 : _eq_65 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_41 = _or_5 & (_eq_63 ? write_12 : _eq_64 ? write_13 : _eq_65 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_331 = ~conflict_1_sel_or_19 & conflict_1_sel_and_26 ? 2'd2 : ~conflict_1_sel_and_25 & conflict_1_sel_and_24 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_332 = ~conflict_1_sel_or_20 & conflict_1_sel_and_27 ? 2'd3 : _mux_331; // unifiedMainMemory.ts:51
+  wire _and_42 = ~conflict_1_sel_or_20 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_6; // unifiedMainMemory.ts:51
+  wire _and_43 = ~conflict_1_sel_or_19 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_6; // unifiedMainMemory.ts:51
+  wire _and_44 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_6 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_6; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_332 = _and_42 ? 2'd3 : _and_43 ? 2'd2 : _and_44 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_66 = _mux_332 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_67 = _mux_332 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_68 = _mux_332 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_335 = _eq_66 ? row : _eq_67 ? row_1 : _eq_68 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_6 = conflict_1_sel_or_20 | conflict_1_sel_and_27; // unifiedMainMemory.ts:53
+  wire _or_6 = conflict_1_sel_or_20 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_6; // unifiedMainMemory.ts:53
   wire [11:0] _mux_344 = _eq_66 ? row_4 : _eq_67 ? row_5 : _eq_68 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_46 = _or_6 & (_eq_66 ? write_4 : _eq_67 ? write_5 : _eq_68 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_353 = _eq_66 ? row_8 : _eq_67 ? row_9 : _eq_68 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_47 = _or_6 & (_eq_66 ? write_8 : _eq_67 ? write_9 : _eq_68 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_362 = _eq_66 ? row_12 : _eq_67 ? row_13 : _eq_68 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_48 = _or_6 & (_eq_66 ? write_12 : _eq_67 ? write_13 : _eq_68 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_370 = ~conflict_1_sel_or_22 & conflict_1_sel_and_30 ? 2'd2 : ~conflict_1_sel_and_29 & conflict_1_sel_and_28 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_371 = ~conflict_1_sel_or_23 & conflict_1_sel_and_31 ? 2'd3 : _mux_370; // unifiedMainMemory.ts:51
+  wire _and_49 = ~conflict_1_sel_or_23 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_7; // unifiedMainMemory.ts:51
+  wire _and_50 = ~conflict_1_sel_or_22 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_7; // unifiedMainMemory.ts:51
+  wire _and_51 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_7 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_7; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_371 = _and_49 ? 2'd3 : _and_50 ? 2'd2 : _and_51 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_69 = _mux_371 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_70 = _mux_371 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_71 = _mux_371 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_374 = _eq_69 ? row : _eq_70 ? row_1 : _eq_71 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_7 = conflict_1_sel_or_23 | conflict_1_sel_and_31; // unifiedMainMemory.ts:53
+  wire _or_7 = conflict_1_sel_or_23 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_7; // unifiedMainMemory.ts:53
   wire [11:0] _mux_383 = _eq_69 ? row_4 : _eq_70 ? row_5 : _eq_71 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_53 = _or_7 & (_eq_69 ? write_4 : _eq_70 ? write_5 : _eq_71 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_392 = _eq_69 ? row_8 : _eq_70 ? row_9 : _eq_71 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_54 = _or_7 & (_eq_69 ? write_8 : _eq_70 ? write_9 : _eq_71 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_401 = _eq_69 ? row_12 : _eq_70 ? row_13 : _eq_71 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_55 = _or_7 & (_eq_69 ? write_12 : _eq_70 ? write_13 : _eq_71 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_409 = ~conflict_1_sel_or_25 & conflict_1_sel_and_34 ? 2'd2 : ~conflict_1_sel_and_33 & conflict_1_sel_and_32 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_410 = ~conflict_1_sel_or_26 & conflict_1_sel_and_35 ? 2'd3 : _mux_409; // unifiedMainMemory.ts:51
+  wire _and_56 = ~conflict_1_sel_or_26 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_8; // unifiedMainMemory.ts:51
+  wire _and_57 = ~conflict_1_sel_or_25 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_8; // unifiedMainMemory.ts:51
+  wire _and_58 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_8 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_8; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_410 = _and_56 ? 2'd3 : _and_57 ? 2'd2 : _and_58 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_72 = _mux_410 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_73 = _mux_410 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_74 = _mux_410 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_413 = _eq_72 ? row : _eq_73 ? row_1 : _eq_74 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_8 = conflict_1_sel_or_26 | conflict_1_sel_and_35; // unifiedMainMemory.ts:53
+  wire _or_8 = conflict_1_sel_or_26 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_8; // unifiedMainMemory.ts:53
   wire [11:0] _mux_422 = _eq_72 ? row_4 : _eq_73 ? row_5 : _eq_74 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_60 = _or_8 & (_eq_72 ? write_4 : _eq_73 ? write_5 : _eq_74 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_431 = _eq_72 ? row_8 : _eq_73 ? row_9 : _eq_74 ? row_10 : row_11; // unifiedMainMemory.ts:52
   wire _and_61 = _or_8 & (_eq_72 ? write_8 : _eq_73 ? write_9 : _eq_74 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_440 = _eq_72 ? row_12 : _eq_73 ? row_13 : _eq_74 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_62 = _or_8 & (_eq_72 ? write_12 : _eq_73 ? write_13 : _eq_74 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_448 = ~conflict_1_sel_or_28 & conflict_1_sel_and_38 ? 2'd2 : ~conflict_1_sel_and_37 & conflict_1_sel_and_36 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
-  wire [1:0] _mux_449 = ~conflict_1_sel_or_29 & conflict_1_sel_and_39 ? 2'd3 : _mux_448; // unifiedMainMemory.ts:51
+  wire _and_63 = ~conflict_1_sel_or_29 & port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_9; // unifiedMainMemory.ts:51
+  wire _and_64 = ~conflict_1_sel_or_28 & port_2_read_en_or_port_2_write_en_and_port_2_thread_eq_9; // unifiedMainMemory.ts:51
+  wire _and_65 = ~port_0_read_en_or_port_0_write_en_and_port_0_thread_eq_9 & port_1_read_en_or_port_1_write_en_and_port_1_thread_eq_9; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_449 = _and_63 ? 2'd3 : _and_64 ? 2'd2 : _and_65 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire _eq_75 = _mux_449 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_76 = _mux_449 == 2'd2; // unifiedMainMemory.ts:52
   wire _eq_77 = _mux_449 == 2'd1; // unifiedMainMemory.ts:52
   wire [11:0] _mux_452 = _eq_75 ? row : _eq_76 ? row_1 : _eq_77 ? row_2 : row_3; // unifiedMainMemory.ts:52
-  wire _or_9 = conflict_1_sel_or_29 | conflict_1_sel_and_39; // unifiedMainMemory.ts:53
+  wire _or_9 = conflict_1_sel_or_29 | port_3_read_en_or_port_3_write_en_and_port_3_thread_eq_9; // unifiedMainMemory.ts:53
   wire [11:0] _mux_461 = _eq_75 ? row_4 : _eq_76 ? row_5 : _eq_77 ? row_6 : row_7; // unifiedMainMemory.ts:52
   wire _and_67 = _or_9 & (_eq_75 ? write_4 : _eq_76 ? write_5 : _eq_77 ? write_6 : write_7); // unifiedMainMemory.ts:59
   wire [11:0] _mux_470 = _eq_75 ? row_8 : _eq_76 ? row_9 : _eq_77 ? row_10 : row_11; // unifiedMainMemory.ts:52
@@ -1396,10 +1395,10 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
       done3 <= 1'd0; // unifiedMainMemory.ts:74
       conflict_1 <= 1'd0; // unifiedMainMemory.ts:76
     end else begin
-      done0 <= done0_or; // unifiedMainMemory.ts:74
-      done1 <= done1_or; // unifiedMainMemory.ts:74
-      done2 <= done2_or; // unifiedMainMemory.ts:74
-      done3 <= done3_or; // unifiedMainMemory.ts:74
+      done0 <= port_0_read_en_or_port_0_write_en; // unifiedMainMemory.ts:74
+      done1 <= port_1_read_en_or_port_1_write_en; // unifiedMainMemory.ts:74
+      done2 <= port_2_read_en_or_port_2_write_en; // unifiedMainMemory.ts:74
+      done3 <= port_3_read_en_or_port_3_write_en; // unifiedMainMemory.ts:74
       if (conflictNow) conflict_1 <= 1'd1; // unifiedMainMemory.ts:77
     end
   end

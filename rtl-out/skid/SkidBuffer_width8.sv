@@ -21,10 +21,10 @@ module SkidBuffer_width8 (
   assign deq_valid = mainValid; // skid.ts:16
   assign deq_bits = mainData; // skid.ts:17
   wire mainFree = ~mainValid | deq_ready; // skid.ts:19
-  wire skidValid_sel_and = enq_valid & enq_ready; // skid.ts:32
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // skid.ts:32
   wire deq_stalled = deq_valid & ~deq_ready; // skid.ts:4
-  wire _not = ~deq_stalled_past1; // skid.ts:4
-  wire _guard = rst_n_past1 & rst_n; // skid.ts:4
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // skid.ts:4
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // skid.ts:4
 
 `ifndef SYNTHESIS
   initial begin
@@ -50,7 +50,7 @@ module SkidBuffer_width8 (
         end else begin // skid.ts:13
           mainValid <= enq_valid; // skid.ts:13
         end
-      end else if (skidValid_sel_and) begin // skid.ts:32
+      end else if (enq_valid_and_enq_ready) begin // skid.ts:32
         skidValid <= 1'd1; // skid.ts:34
       end
     end
@@ -60,7 +60,7 @@ module SkidBuffer_width8 (
     if (mainFree) begin // skid.ts:19
       if (skidValid) mainData <= skidData; // skid.ts:22
       else if (enq_valid) mainData <= enq_bits; // skid.ts:27
-    end else if (skidValid_sel_and) begin // skid.ts:32
+    end else if (enq_valid_and_enq_ready) begin // skid.ts:32
       skidData <= enq_bits; // skid.ts:33
     end
     deq_stalled_past1 <= deq_stalled; // skid.ts:4
@@ -73,8 +73,8 @@ module SkidBuffer_width8 (
   // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
   always @(posedge clk) begin
     if (rst_n && !(enq_ready | mainValid)) $error("skid.ts:37: assertion SkidBuffer_width8.skid_behind_main failed: the skid slot holds a word only behind a full main slot (enq_ready = 1'h%h, mainValid = 1'h%h)", enq_ready, mainValid); // skid.ts:37
-    if (_guard && !(_not | deq_valid)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_valid_held failed: SkidBuffer_width8 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // skid.ts:4
-    if (_guard && !(_not | deq_bits == deq_bits_past1)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_bits_stable failed: SkidBuffer_width8 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 8'h%h, deq_bits_past1 = 8'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // skid.ts:4
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_valid_held failed: SkidBuffer_width8 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // skid.ts:4
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_bits == deq_bits_past1)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_bits_stable failed: SkidBuffer_width8 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 8'h%h, deq_bits_past1 = 8'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // skid.ts:4
     if ((deq_valid & rst_n) && $isunknown(deq_bits)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_bits_known failed: SkidBuffer_width8 drives 'deq': bits have no X or Z bit while valid (deq_bits = 8'h%h)", deq_bits); // skid.ts:4
   end
 `endif
@@ -84,8 +84,8 @@ module SkidBuffer_width8 (
   // Properties, for the formal flow (rtgpu prove).
   always @(posedge clk) begin
     if (rst_n) assert (enq_ready | mainValid); // skid.ts:37
-    if (_guard) assert (_not | deq_valid); // skid.ts:4
-    if (_guard) assert (_not | deq_bits == deq_bits_past1); // skid.ts:4
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // skid.ts:4
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_bits == deq_bits_past1); // skid.ts:4
   end
 `endif
 endmodule

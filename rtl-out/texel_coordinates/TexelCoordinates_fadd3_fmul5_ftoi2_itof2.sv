@@ -534,85 +534,87 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [24:0] s_index_add = {{1{s_index_slice[23]}}, s_index_slice} + {{21{s_offset1_al12_d19[3]}}, s_offset1_al12_d19}; // texelCoordinates.ts:73
   wire mirror = s_mode_d20 == 2'd2; // texelCoordinates.ts:80
   wire [15:0] divisor = mirror ? {s_size_d20, 1'd0} : {1'd0, s_size_d20}; // texelCoordinates.ts:81
-  wire [16:0] r_zext = {1'd0, divisor}; // texelCoordinates.ts:89
+  wire [16:0] divisor_2 = {1'd0, divisor}; // texelCoordinates.ts:89
   wire negative = s_index[24]; // texelCoordinates.ts:82
   wire [24:0] magnitude = negative ? 25'd0 - s_index : s_index; // texelCoordinates.ts:83
   wire [16:0] shifted_1 = {16'd0, magnitude[24]}; // texelCoordinates.ts:88
-  wire [16:0] r = r_zext <= shifted_1 ? shifted_1 - r_zext : shifted_1; // texelCoordinates.ts:89
-  wire [16:0] r_zext_1 = {1'd0, s_wrap_mod12_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r = divisor_2 <= shifted_1 ? shifted_1 - divisor_2 : shifted_1; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod12_divisor_1 = {1'd0, s_wrap_mod12_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_2 = {s_wrap_mod12_r[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
-  wire [16:0] r_1 = r_zext_1 <= shifted_2 ? shifted_2 - r_zext_1 : shifted_2; // texelCoordinates.ts:89
+  wire [16:0] r_1 = s_wrap_mod12_divisor_1 <= shifted_2 ? shifted_2 - s_wrap_mod12_divisor_1 : shifted_2; // texelCoordinates.ts:89
   wire [16:0] shifted_3 = {r_1[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[22]}; // texelCoordinates.ts:88
-  wire [16:0] r_2 = r_zext_1 <= shifted_3 ? shifted_3 - r_zext_1 : shifted_3; // texelCoordinates.ts:89
-  wire [16:0] r_zext_2 = {1'd0, s_wrap_mod11_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_2 = s_wrap_mod12_divisor_1 <= shifted_3 ? shifted_3 - s_wrap_mod12_divisor_1 : shifted_3; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod11_divisor_1 = {1'd0, s_wrap_mod11_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_4 = {s_wrap_mod11_r[15:0], 1'd0} | {16'd0, s_wrap_mod11_magnitude[21]}; // texelCoordinates.ts:88
-  wire [16:0] r_3 = r_zext_2 <= shifted_4 ? shifted_4 - r_zext_2 : shifted_4; // texelCoordinates.ts:89
+  wire [16:0] r_3 = s_wrap_mod11_divisor_1 <= shifted_4 ? shifted_4 - s_wrap_mod11_divisor_1 : shifted_4; // texelCoordinates.ts:89
   wire [16:0] shifted_5 = {r_3[15:0], 1'd0} | {16'd0, s_wrap_mod11_magnitude[20]}; // texelCoordinates.ts:88
-  wire [16:0] r_4 = r_zext_2 <= shifted_5 ? shifted_5 - r_zext_2 : shifted_5; // texelCoordinates.ts:89
-  wire [16:0] r_zext_3 = {1'd0, s_wrap_mod10_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_4 = s_wrap_mod11_divisor_1 <= shifted_5 ? shifted_5 - s_wrap_mod11_divisor_1 : shifted_5; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod10_divisor_1 = {1'd0, s_wrap_mod10_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_6 = {s_wrap_mod10_r[15:0], 1'd0} | {16'd0, s_wrap_mod10_magnitude[19]}; // texelCoordinates.ts:88
-  wire [16:0] r_5 = r_zext_3 <= shifted_6 ? shifted_6 - r_zext_3 : shifted_6; // texelCoordinates.ts:89
+  wire [16:0] r_5 = s_wrap_mod10_divisor_1 <= shifted_6 ? shifted_6 - s_wrap_mod10_divisor_1 : shifted_6; // texelCoordinates.ts:89
   wire [16:0] shifted_7 = {r_5[15:0], 1'd0} | {16'd0, s_wrap_mod10_magnitude[18]}; // texelCoordinates.ts:88
-  wire [16:0] r_6 = r_zext_3 <= shifted_7 ? shifted_7 - r_zext_3 : shifted_7; // texelCoordinates.ts:89
-  wire [16:0] r_zext_4 = {1'd0, s_wrap_mod9_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_6 = s_wrap_mod10_divisor_1 <= shifted_7 ? shifted_7 - s_wrap_mod10_divisor_1 : shifted_7; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod9_divisor_1 = {1'd0, s_wrap_mod9_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_8 = {s_wrap_mod9_r[15:0], 1'd0} | {16'd0, s_wrap_mod9_magnitude[17]}; // texelCoordinates.ts:88
-  wire [16:0] r_7 = r_zext_4 <= shifted_8 ? shifted_8 - r_zext_4 : shifted_8; // texelCoordinates.ts:89
+  wire [16:0] r_7 = s_wrap_mod9_divisor_1 <= shifted_8 ? shifted_8 - s_wrap_mod9_divisor_1 : shifted_8; // texelCoordinates.ts:89
   wire [16:0] shifted_9 = {r_7[15:0], 1'd0} | {16'd0, s_wrap_mod9_magnitude[16]}; // texelCoordinates.ts:88
-  wire [16:0] r_8 = r_zext_4 <= shifted_9 ? shifted_9 - r_zext_4 : shifted_9; // texelCoordinates.ts:89
-  wire [16:0] r_zext_5 = {1'd0, s_wrap_mod8_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_8 = s_wrap_mod9_divisor_1 <= shifted_9 ? shifted_9 - s_wrap_mod9_divisor_1 : shifted_9; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod8_divisor_1 = {1'd0, s_wrap_mod8_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_10 = {s_wrap_mod8_r[15:0], 1'd0} | {16'd0, s_wrap_mod8_magnitude[15]}; // texelCoordinates.ts:88
-  wire [16:0] r_9 = r_zext_5 <= shifted_10 ? shifted_10 - r_zext_5 : shifted_10; // texelCoordinates.ts:89
+  wire [16:0] r_9 = s_wrap_mod8_divisor_1 <= shifted_10 ? shifted_10 - s_wrap_mod8_divisor_1 : shifted_10; // texelCoordinates.ts:89
   wire [16:0] shifted_11 = {r_9[15:0], 1'd0} | {16'd0, s_wrap_mod8_magnitude[14]}; // texelCoordinates.ts:88
-  wire [16:0] r_10 = r_zext_5 <= shifted_11 ? shifted_11 - r_zext_5 : shifted_11; // texelCoordinates.ts:89
-  wire [16:0] r_zext_6 = {1'd0, s_wrap_mod7_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_10 = s_wrap_mod8_divisor_1 <= shifted_11 ? shifted_11 - s_wrap_mod8_divisor_1 : shifted_11; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod7_divisor_1 = {1'd0, s_wrap_mod7_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_12 = {s_wrap_mod7_r[15:0], 1'd0} | {16'd0, s_wrap_mod7_magnitude[13]}; // texelCoordinates.ts:88
-  wire [16:0] r_11 = r_zext_6 <= shifted_12 ? shifted_12 - r_zext_6 : shifted_12; // texelCoordinates.ts:89
+  wire [16:0] r_11 = s_wrap_mod7_divisor_1 <= shifted_12 ? shifted_12 - s_wrap_mod7_divisor_1 : shifted_12; // texelCoordinates.ts:89
   wire [16:0] shifted_13 = {r_11[15:0], 1'd0} | {16'd0, s_wrap_mod7_magnitude[12]}; // texelCoordinates.ts:88
-  wire [16:0] r_12 = r_zext_6 <= shifted_13 ? shifted_13 - r_zext_6 : shifted_13; // texelCoordinates.ts:89
-  wire [16:0] r_zext_7 = {1'd0, s_wrap_mod6_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_12 = s_wrap_mod7_divisor_1 <= shifted_13 ? shifted_13 - s_wrap_mod7_divisor_1 : shifted_13; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod6_divisor_1 = {1'd0, s_wrap_mod6_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_14 = {s_wrap_mod6_r[15:0], 1'd0} | {16'd0, s_wrap_mod6_magnitude[11]}; // texelCoordinates.ts:88
-  wire [16:0] r_13 = r_zext_7 <= shifted_14 ? shifted_14 - r_zext_7 : shifted_14; // texelCoordinates.ts:89
+  wire [16:0] r_13 = s_wrap_mod6_divisor_1 <= shifted_14 ? shifted_14 - s_wrap_mod6_divisor_1 : shifted_14; // texelCoordinates.ts:89
   wire [16:0] shifted_15 = {r_13[15:0], 1'd0} | {16'd0, s_wrap_mod6_magnitude[10]}; // texelCoordinates.ts:88
-  wire [16:0] r_14 = r_zext_7 <= shifted_15 ? shifted_15 - r_zext_7 : shifted_15; // texelCoordinates.ts:89
-  wire [16:0] r_zext_8 = {1'd0, s_wrap_mod5_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_14 = s_wrap_mod6_divisor_1 <= shifted_15 ? shifted_15 - s_wrap_mod6_divisor_1 : shifted_15; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod5_divisor_1 = {1'd0, s_wrap_mod5_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_16 = {s_wrap_mod5_r[15:0], 1'd0} | {16'd0, s_wrap_mod5_magnitude[9]}; // texelCoordinates.ts:88
-  wire [16:0] r_15 = r_zext_8 <= shifted_16 ? shifted_16 - r_zext_8 : shifted_16; // texelCoordinates.ts:89
+  wire [16:0] r_15 = s_wrap_mod5_divisor_1 <= shifted_16 ? shifted_16 - s_wrap_mod5_divisor_1 : shifted_16; // texelCoordinates.ts:89
   wire [16:0] shifted_17 = {r_15[15:0], 1'd0} | {16'd0, s_wrap_mod5_magnitude[8]}; // texelCoordinates.ts:88
-  wire [16:0] r_16 = r_zext_8 <= shifted_17 ? shifted_17 - r_zext_8 : shifted_17; // texelCoordinates.ts:89
-  wire [16:0] r_zext_9 = {1'd0, s_wrap_mod4_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_16 = s_wrap_mod5_divisor_1 <= shifted_17 ? shifted_17 - s_wrap_mod5_divisor_1 : shifted_17; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod4_divisor_1 = {1'd0, s_wrap_mod4_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_18 = {s_wrap_mod4_r[15:0], 1'd0} | {16'd0, s_wrap_mod4_magnitude[7]}; // texelCoordinates.ts:88
-  wire [16:0] r_17 = r_zext_9 <= shifted_18 ? shifted_18 - r_zext_9 : shifted_18; // texelCoordinates.ts:89
+  wire [16:0] r_17 = s_wrap_mod4_divisor_1 <= shifted_18 ? shifted_18 - s_wrap_mod4_divisor_1 : shifted_18; // texelCoordinates.ts:89
   wire [16:0] shifted_19 = {r_17[15:0], 1'd0} | {16'd0, s_wrap_mod4_magnitude[6]}; // texelCoordinates.ts:88
-  wire [16:0] r_18 = r_zext_9 <= shifted_19 ? shifted_19 - r_zext_9 : shifted_19; // texelCoordinates.ts:89
-  wire [16:0] r_zext_10 = {1'd0, s_wrap_mod3_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_18 = s_wrap_mod4_divisor_1 <= shifted_19 ? shifted_19 - s_wrap_mod4_divisor_1 : shifted_19; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod3_divisor_1 = {1'd0, s_wrap_mod3_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_20 = {s_wrap_mod3_r[15:0], 1'd0} | {16'd0, s_wrap_mod3_magnitude[5]}; // texelCoordinates.ts:88
-  wire [16:0] r_19 = r_zext_10 <= shifted_20 ? shifted_20 - r_zext_10 : shifted_20; // texelCoordinates.ts:89
+  wire [16:0] r_19 = s_wrap_mod3_divisor_1 <= shifted_20 ? shifted_20 - s_wrap_mod3_divisor_1 : shifted_20; // texelCoordinates.ts:89
   wire [16:0] shifted_21 = {r_19[15:0], 1'd0} | {16'd0, s_wrap_mod3_magnitude[4]}; // texelCoordinates.ts:88
-  wire [16:0] r_20 = r_zext_10 <= shifted_21 ? shifted_21 - r_zext_10 : shifted_21; // texelCoordinates.ts:89
-  wire [16:0] r_zext_11 = {1'd0, s_wrap_mod2_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_20 = s_wrap_mod3_divisor_1 <= shifted_21 ? shifted_21 - s_wrap_mod3_divisor_1 : shifted_21; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod2_divisor_1 = {1'd0, s_wrap_mod2_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_22 = {s_wrap_mod2_r[15:0], 1'd0} | {16'd0, s_wrap_mod2_magnitude[3]}; // texelCoordinates.ts:88
-  wire [16:0] r_21 = r_zext_11 <= shifted_22 ? shifted_22 - r_zext_11 : shifted_22; // texelCoordinates.ts:89
+  wire [16:0] r_21 = s_wrap_mod2_divisor_1 <= shifted_22 ? shifted_22 - s_wrap_mod2_divisor_1 : shifted_22; // texelCoordinates.ts:89
   wire [16:0] shifted_23 = {r_21[15:0], 1'd0} | {16'd0, s_wrap_mod2_magnitude[2]}; // texelCoordinates.ts:88
-  wire [16:0] r_22 = r_zext_11 <= shifted_23 ? shifted_23 - r_zext_11 : shifted_23; // texelCoordinates.ts:89
-  wire [16:0] r_zext_12 = {1'd0, s_wrap_mod1_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_22 = s_wrap_mod2_divisor_1 <= shifted_23 ? shifted_23 - s_wrap_mod2_divisor_1 : shifted_23; // texelCoordinates.ts:89
+  wire [16:0] s_wrap_mod1_divisor_1 = {1'd0, s_wrap_mod1_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_24 = {s_wrap_mod1_r[15:0], 1'd0} | {16'd0, s_wrap_mod1_magnitude[1]}; // texelCoordinates.ts:88
-  wire [16:0] r_23 = r_zext_12 <= shifted_24 ? shifted_24 - r_zext_12 : shifted_24; // texelCoordinates.ts:89
+  wire [16:0] r_23 = s_wrap_mod1_divisor_1 <= shifted_24 ? shifted_24 - s_wrap_mod1_divisor_1 : shifted_24; // texelCoordinates.ts:89
   wire [16:0] shifted_25 = {r_23[15:0], 1'd0} | {16'd0, s_wrap_mod1_magnitude[0]}; // texelCoordinates.ts:88
-  wire [16:0] r_24 = r_zext_12 <= shifted_25 ? shifted_25 - r_zext_12 : shifted_25; // texelCoordinates.ts:89
+  wire [16:0] r_24 = s_wrap_mod1_divisor_1 <= shifted_25 ? shifted_25 - s_wrap_mod1_divisor_1 : shifted_25; // texelCoordinates.ts:89
   wire clamp = s_wrap_mod0_mode == 2'd1; // texelCoordinates.ts:105
   wire [24:0] last = {10'd0, s_wrap_mod0_size} - 25'd1; // texelCoordinates.ts:103
   wire [24:0] s_wrap_first_mux_1 = s_wrap_mod0_i[24] ? 25'd0 : $signed(last) < $signed(s_wrap_mod0_i) ? last : s_wrap_mod0_i; // texelCoordinates.ts:104
-  wire s_wrap_first_eq = s_wrap_mod0_mode == 2'd2; // texelCoordinates.ts:102
+  wire s_wrap_mod0_mode_eq_2 = s_wrap_mod0_mode == 2'd2; // texelCoordinates.ts:102
   wire [16:0] sz = {2'd0, s_wrap_mod0_size}; // texelCoordinates.ts:101
   wire [16:0] d = {1'd0, s_wrap_mod0_divisor}; // texelCoordinates.ts:97
   wire [16:0] rem = s_wrap_mod0_negative & s_wrap_mod0_r != 17'd0 ? d - s_wrap_mod0_r : s_wrap_mod0_r; // texelCoordinates.ts:98
-  wire [16:0] s_wrap_first_sub = {sz[15:0], 1'd0} - 17'd1; // texelCoordinates.ts:102
-  wire [24:0] first = clamp ? s_wrap_first_mux_1 : {8'd0, s_wrap_first_eq & sz <= rem ? s_wrap_first_sub - rem : rem}; // texelCoordinates.ts:106
-  wire [24:0] second_add = s_wrap_mod0_i + 25'd1; // texelCoordinates.ts:107
-  wire [24:0] s_wrap_second_mux_1 = second_add[24] ? 25'd0 : $signed(last) < $signed(second_add) ? last : second_add; // texelCoordinates.ts:104
+  wire [16:0] sz_bits_15_0_cat_0_minus_1 = {sz[15:0], 1'd0} - 17'd1; // texelCoordinates.ts:102
+  wire [16:0] s_wrap_first_mux_2 = s_wrap_mod0_mode_eq_2 & sz <= rem ? sz_bits_15_0_cat_0_minus_1 - rem : rem; // texelCoordinates.ts:102
+  wire [24:0] first = clamp ? s_wrap_first_mux_1 : {8'd0, s_wrap_first_mux_2}; // texelCoordinates.ts:106
+  wire [24:0] s_wrap_mod0_i_plus_1 = s_wrap_mod0_i + 25'd1; // texelCoordinates.ts:107
+  wire [24:0] s_wrap_second_mux = $signed(last) < $signed(s_wrap_mod0_i_plus_1) ? last : s_wrap_mod0_i_plus_1; // texelCoordinates.ts:104
   wire [16:0] next = rem + 17'd1; // texelCoordinates.ts:99
   wire [16:0] rem1 = next == d ? 17'd0 : next; // texelCoordinates.ts:100
-  wire [24:0] second = clamp ? s_wrap_second_mux_1 : {8'd0, s_wrap_first_eq & sz <= rem1 ? s_wrap_first_sub - rem1 : rem1}; // texelCoordinates.ts:107
+  wire [16:0] s_wrap_second_mux_2 = s_wrap_mod0_mode_eq_2 & sz <= rem1 ? sz_bits_15_0_cat_0_minus_1 - rem1 : rem1; // texelCoordinates.ts:102
+  wire [24:0] second = clamp ? (s_wrap_mod0_i_plus_1[24] ? 25'd0 : s_wrap_second_mux) : {8'd0, s_wrap_second_mux_2}; // texelCoordinates.ts:107
   wire t_size_itof_in_valid = 1'd1; // texelCoordinates.ts:66
   wire [31:0] t_size_itof_a = {17'd0, height}; // texelCoordinates.ts:66
   wire t_scaled_in_valid = 1'd1; // texelCoordinates.ts:66
@@ -645,87 +647,87 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [24:0] t_index_add = {{1{t_index_slice[23]}}, t_index_slice} + {{21{t_offset1_al28_d19[3]}}, t_offset1_al28_d19}; // texelCoordinates.ts:73
   wire mirror_1 = t_mode_d20 == 2'd2; // texelCoordinates.ts:80
   wire [15:0] divisor_1 = mirror_1 ? {t_size_d20, 1'd0} : {1'd0, t_size_d20}; // texelCoordinates.ts:81
-  wire [16:0] r_zext_13 = {1'd0, divisor_1}; // texelCoordinates.ts:89
+  wire [16:0] divisor_1_1 = {1'd0, divisor_1}; // texelCoordinates.ts:89
   wire negative_1 = t_index[24]; // texelCoordinates.ts:82
   wire [24:0] magnitude_1 = negative_1 ? 25'd0 - t_index : t_index; // texelCoordinates.ts:83
   wire [16:0] shifted_27 = {16'd0, magnitude_1[24]}; // texelCoordinates.ts:88
-  wire [16:0] r_25 = r_zext_13 <= shifted_27 ? shifted_27 - r_zext_13 : shifted_27; // texelCoordinates.ts:89
-  wire [16:0] r_zext_14 = {1'd0, t_wrap_mod12_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_25 = divisor_1_1 <= shifted_27 ? shifted_27 - divisor_1_1 : shifted_27; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod12_divisor_1 = {1'd0, t_wrap_mod12_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_28 = {t_wrap_mod12_r[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
-  wire [16:0] r_26 = r_zext_14 <= shifted_28 ? shifted_28 - r_zext_14 : shifted_28; // texelCoordinates.ts:89
+  wire [16:0] r_26 = t_wrap_mod12_divisor_1 <= shifted_28 ? shifted_28 - t_wrap_mod12_divisor_1 : shifted_28; // texelCoordinates.ts:89
   wire [16:0] shifted_29 = {r_26[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[22]}; // texelCoordinates.ts:88
-  wire [16:0] r_27 = r_zext_14 <= shifted_29 ? shifted_29 - r_zext_14 : shifted_29; // texelCoordinates.ts:89
-  wire [16:0] r_zext_15 = {1'd0, t_wrap_mod11_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_27 = t_wrap_mod12_divisor_1 <= shifted_29 ? shifted_29 - t_wrap_mod12_divisor_1 : shifted_29; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod11_divisor_1 = {1'd0, t_wrap_mod11_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_30 = {t_wrap_mod11_r[15:0], 1'd0} | {16'd0, t_wrap_mod11_magnitude[21]}; // texelCoordinates.ts:88
-  wire [16:0] r_28 = r_zext_15 <= shifted_30 ? shifted_30 - r_zext_15 : shifted_30; // texelCoordinates.ts:89
+  wire [16:0] r_28 = t_wrap_mod11_divisor_1 <= shifted_30 ? shifted_30 - t_wrap_mod11_divisor_1 : shifted_30; // texelCoordinates.ts:89
   wire [16:0] shifted_31 = {r_28[15:0], 1'd0} | {16'd0, t_wrap_mod11_magnitude[20]}; // texelCoordinates.ts:88
-  wire [16:0] r_29 = r_zext_15 <= shifted_31 ? shifted_31 - r_zext_15 : shifted_31; // texelCoordinates.ts:89
-  wire [16:0] r_zext_16 = {1'd0, t_wrap_mod10_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_29 = t_wrap_mod11_divisor_1 <= shifted_31 ? shifted_31 - t_wrap_mod11_divisor_1 : shifted_31; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod10_divisor_1 = {1'd0, t_wrap_mod10_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_32 = {t_wrap_mod10_r[15:0], 1'd0} | {16'd0, t_wrap_mod10_magnitude[19]}; // texelCoordinates.ts:88
-  wire [16:0] r_30 = r_zext_16 <= shifted_32 ? shifted_32 - r_zext_16 : shifted_32; // texelCoordinates.ts:89
+  wire [16:0] r_30 = t_wrap_mod10_divisor_1 <= shifted_32 ? shifted_32 - t_wrap_mod10_divisor_1 : shifted_32; // texelCoordinates.ts:89
   wire [16:0] shifted_33 = {r_30[15:0], 1'd0} | {16'd0, t_wrap_mod10_magnitude[18]}; // texelCoordinates.ts:88
-  wire [16:0] r_31 = r_zext_16 <= shifted_33 ? shifted_33 - r_zext_16 : shifted_33; // texelCoordinates.ts:89
-  wire [16:0] r_zext_17 = {1'd0, t_wrap_mod9_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_31 = t_wrap_mod10_divisor_1 <= shifted_33 ? shifted_33 - t_wrap_mod10_divisor_1 : shifted_33; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod9_divisor_1 = {1'd0, t_wrap_mod9_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_34 = {t_wrap_mod9_r[15:0], 1'd0} | {16'd0, t_wrap_mod9_magnitude[17]}; // texelCoordinates.ts:88
-  wire [16:0] r_32 = r_zext_17 <= shifted_34 ? shifted_34 - r_zext_17 : shifted_34; // texelCoordinates.ts:89
+  wire [16:0] r_32 = t_wrap_mod9_divisor_1 <= shifted_34 ? shifted_34 - t_wrap_mod9_divisor_1 : shifted_34; // texelCoordinates.ts:89
   wire [16:0] shifted_35 = {r_32[15:0], 1'd0} | {16'd0, t_wrap_mod9_magnitude[16]}; // texelCoordinates.ts:88
-  wire [16:0] r_33 = r_zext_17 <= shifted_35 ? shifted_35 - r_zext_17 : shifted_35; // texelCoordinates.ts:89
-  wire [16:0] r_zext_18 = {1'd0, t_wrap_mod8_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_33 = t_wrap_mod9_divisor_1 <= shifted_35 ? shifted_35 - t_wrap_mod9_divisor_1 : shifted_35; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod8_divisor_1 = {1'd0, t_wrap_mod8_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_36 = {t_wrap_mod8_r[15:0], 1'd0} | {16'd0, t_wrap_mod8_magnitude[15]}; // texelCoordinates.ts:88
-  wire [16:0] r_34 = r_zext_18 <= shifted_36 ? shifted_36 - r_zext_18 : shifted_36; // texelCoordinates.ts:89
+  wire [16:0] r_34 = t_wrap_mod8_divisor_1 <= shifted_36 ? shifted_36 - t_wrap_mod8_divisor_1 : shifted_36; // texelCoordinates.ts:89
   wire [16:0] shifted_37 = {r_34[15:0], 1'd0} | {16'd0, t_wrap_mod8_magnitude[14]}; // texelCoordinates.ts:88
-  wire [16:0] r_35 = r_zext_18 <= shifted_37 ? shifted_37 - r_zext_18 : shifted_37; // texelCoordinates.ts:89
-  wire [16:0] r_zext_19 = {1'd0, t_wrap_mod7_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_35 = t_wrap_mod8_divisor_1 <= shifted_37 ? shifted_37 - t_wrap_mod8_divisor_1 : shifted_37; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod7_divisor_1 = {1'd0, t_wrap_mod7_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_38 = {t_wrap_mod7_r[15:0], 1'd0} | {16'd0, t_wrap_mod7_magnitude[13]}; // texelCoordinates.ts:88
-  wire [16:0] r_36 = r_zext_19 <= shifted_38 ? shifted_38 - r_zext_19 : shifted_38; // texelCoordinates.ts:89
+  wire [16:0] r_36 = t_wrap_mod7_divisor_1 <= shifted_38 ? shifted_38 - t_wrap_mod7_divisor_1 : shifted_38; // texelCoordinates.ts:89
   wire [16:0] shifted_39 = {r_36[15:0], 1'd0} | {16'd0, t_wrap_mod7_magnitude[12]}; // texelCoordinates.ts:88
-  wire [16:0] r_37 = r_zext_19 <= shifted_39 ? shifted_39 - r_zext_19 : shifted_39; // texelCoordinates.ts:89
-  wire [16:0] r_zext_20 = {1'd0, t_wrap_mod6_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_37 = t_wrap_mod7_divisor_1 <= shifted_39 ? shifted_39 - t_wrap_mod7_divisor_1 : shifted_39; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod6_divisor_1 = {1'd0, t_wrap_mod6_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_40 = {t_wrap_mod6_r[15:0], 1'd0} | {16'd0, t_wrap_mod6_magnitude[11]}; // texelCoordinates.ts:88
-  wire [16:0] r_38 = r_zext_20 <= shifted_40 ? shifted_40 - r_zext_20 : shifted_40; // texelCoordinates.ts:89
+  wire [16:0] r_38 = t_wrap_mod6_divisor_1 <= shifted_40 ? shifted_40 - t_wrap_mod6_divisor_1 : shifted_40; // texelCoordinates.ts:89
   wire [16:0] shifted_41 = {r_38[15:0], 1'd0} | {16'd0, t_wrap_mod6_magnitude[10]}; // texelCoordinates.ts:88
-  wire [16:0] r_39 = r_zext_20 <= shifted_41 ? shifted_41 - r_zext_20 : shifted_41; // texelCoordinates.ts:89
-  wire [16:0] r_zext_21 = {1'd0, t_wrap_mod5_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_39 = t_wrap_mod6_divisor_1 <= shifted_41 ? shifted_41 - t_wrap_mod6_divisor_1 : shifted_41; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod5_divisor_1 = {1'd0, t_wrap_mod5_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_42 = {t_wrap_mod5_r[15:0], 1'd0} | {16'd0, t_wrap_mod5_magnitude[9]}; // texelCoordinates.ts:88
-  wire [16:0] r_40 = r_zext_21 <= shifted_42 ? shifted_42 - r_zext_21 : shifted_42; // texelCoordinates.ts:89
+  wire [16:0] r_40 = t_wrap_mod5_divisor_1 <= shifted_42 ? shifted_42 - t_wrap_mod5_divisor_1 : shifted_42; // texelCoordinates.ts:89
   wire [16:0] shifted_43 = {r_40[15:0], 1'd0} | {16'd0, t_wrap_mod5_magnitude[8]}; // texelCoordinates.ts:88
-  wire [16:0] r_41 = r_zext_21 <= shifted_43 ? shifted_43 - r_zext_21 : shifted_43; // texelCoordinates.ts:89
-  wire [16:0] r_zext_22 = {1'd0, t_wrap_mod4_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_41 = t_wrap_mod5_divisor_1 <= shifted_43 ? shifted_43 - t_wrap_mod5_divisor_1 : shifted_43; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod4_divisor_1 = {1'd0, t_wrap_mod4_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_44 = {t_wrap_mod4_r[15:0], 1'd0} | {16'd0, t_wrap_mod4_magnitude[7]}; // texelCoordinates.ts:88
-  wire [16:0] r_42 = r_zext_22 <= shifted_44 ? shifted_44 - r_zext_22 : shifted_44; // texelCoordinates.ts:89
+  wire [16:0] r_42 = t_wrap_mod4_divisor_1 <= shifted_44 ? shifted_44 - t_wrap_mod4_divisor_1 : shifted_44; // texelCoordinates.ts:89
   wire [16:0] shifted_45 = {r_42[15:0], 1'd0} | {16'd0, t_wrap_mod4_magnitude[6]}; // texelCoordinates.ts:88
-  wire [16:0] r_43 = r_zext_22 <= shifted_45 ? shifted_45 - r_zext_22 : shifted_45; // texelCoordinates.ts:89
-  wire [16:0] r_zext_23 = {1'd0, t_wrap_mod3_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_43 = t_wrap_mod4_divisor_1 <= shifted_45 ? shifted_45 - t_wrap_mod4_divisor_1 : shifted_45; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod3_divisor_1 = {1'd0, t_wrap_mod3_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_46 = {t_wrap_mod3_r[15:0], 1'd0} | {16'd0, t_wrap_mod3_magnitude[5]}; // texelCoordinates.ts:88
-  wire [16:0] r_44 = r_zext_23 <= shifted_46 ? shifted_46 - r_zext_23 : shifted_46; // texelCoordinates.ts:89
+  wire [16:0] r_44 = t_wrap_mod3_divisor_1 <= shifted_46 ? shifted_46 - t_wrap_mod3_divisor_1 : shifted_46; // texelCoordinates.ts:89
   wire [16:0] shifted_47 = {r_44[15:0], 1'd0} | {16'd0, t_wrap_mod3_magnitude[4]}; // texelCoordinates.ts:88
-  wire [16:0] r_45 = r_zext_23 <= shifted_47 ? shifted_47 - r_zext_23 : shifted_47; // texelCoordinates.ts:89
-  wire [16:0] r_zext_24 = {1'd0, t_wrap_mod2_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_45 = t_wrap_mod3_divisor_1 <= shifted_47 ? shifted_47 - t_wrap_mod3_divisor_1 : shifted_47; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod2_divisor_1 = {1'd0, t_wrap_mod2_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_48 = {t_wrap_mod2_r[15:0], 1'd0} | {16'd0, t_wrap_mod2_magnitude[3]}; // texelCoordinates.ts:88
-  wire [16:0] r_46 = r_zext_24 <= shifted_48 ? shifted_48 - r_zext_24 : shifted_48; // texelCoordinates.ts:89
+  wire [16:0] r_46 = t_wrap_mod2_divisor_1 <= shifted_48 ? shifted_48 - t_wrap_mod2_divisor_1 : shifted_48; // texelCoordinates.ts:89
   wire [16:0] shifted_49 = {r_46[15:0], 1'd0} | {16'd0, t_wrap_mod2_magnitude[2]}; // texelCoordinates.ts:88
-  wire [16:0] r_47 = r_zext_24 <= shifted_49 ? shifted_49 - r_zext_24 : shifted_49; // texelCoordinates.ts:89
-  wire [16:0] r_zext_25 = {1'd0, t_wrap_mod1_divisor}; // texelCoordinates.ts:89
+  wire [16:0] r_47 = t_wrap_mod2_divisor_1 <= shifted_49 ? shifted_49 - t_wrap_mod2_divisor_1 : shifted_49; // texelCoordinates.ts:89
+  wire [16:0] t_wrap_mod1_divisor_1 = {1'd0, t_wrap_mod1_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_50 = {t_wrap_mod1_r[15:0], 1'd0} | {16'd0, t_wrap_mod1_magnitude[1]}; // texelCoordinates.ts:88
-  wire [16:0] r_48 = r_zext_25 <= shifted_50 ? shifted_50 - r_zext_25 : shifted_50; // texelCoordinates.ts:89
+  wire [16:0] r_48 = t_wrap_mod1_divisor_1 <= shifted_50 ? shifted_50 - t_wrap_mod1_divisor_1 : shifted_50; // texelCoordinates.ts:89
   wire [16:0] shifted_51 = {r_48[15:0], 1'd0} | {16'd0, t_wrap_mod1_magnitude[0]}; // texelCoordinates.ts:88
-  wire [16:0] r_49 = r_zext_25 <= shifted_51 ? shifted_51 - r_zext_25 : shifted_51; // texelCoordinates.ts:89
+  wire [16:0] r_49 = t_wrap_mod1_divisor_1 <= shifted_51 ? shifted_51 - t_wrap_mod1_divisor_1 : shifted_51; // texelCoordinates.ts:89
   wire clamp_1 = t_wrap_mod0_mode == 2'd1; // texelCoordinates.ts:105
   wire [24:0] last_1 = {10'd0, t_wrap_mod0_size} - 25'd1; // texelCoordinates.ts:103
   wire [24:0] t_wrap_first_mux_1 = t_wrap_mod0_i[24] ? 25'd0 : $signed(last_1) < $signed(t_wrap_mod0_i) ? last_1 : t_wrap_mod0_i; // texelCoordinates.ts:104
-  wire t_wrap_first_eq = t_wrap_mod0_mode == 2'd2; // texelCoordinates.ts:102
+  wire t_wrap_mod0_mode_eq_2 = t_wrap_mod0_mode == 2'd2; // texelCoordinates.ts:102
   wire [16:0] sz_1 = {2'd0, t_wrap_mod0_size}; // texelCoordinates.ts:101
   wire [16:0] d_1 = {1'd0, t_wrap_mod0_divisor}; // texelCoordinates.ts:97
   wire [16:0] rem_1 = t_wrap_mod0_negative & t_wrap_mod0_r != 17'd0 ? d_1 - t_wrap_mod0_r : t_wrap_mod0_r; // texelCoordinates.ts:98
-  wire [16:0] t_wrap_first_sub = {sz_1[15:0], 1'd0} - 17'd1; // texelCoordinates.ts:102
-  wire [24:0] first_zext_1 = {8'd0, t_wrap_first_eq & sz_1 <= rem_1 ? t_wrap_first_sub - rem_1 : rem_1}; // texelCoordinates.ts:106
-  wire [24:0] first_1 = clamp_1 ? t_wrap_first_mux_1 : first_zext_1; // texelCoordinates.ts:106
-  wire [24:0] second_add_1 = t_wrap_mod0_i + 25'd1; // texelCoordinates.ts:107
-  wire [24:0] t_wrap_second_mux_1 = second_add_1[24] ? 25'd0 : $signed(last_1) < $signed(second_add_1) ? last_1 : second_add_1; // texelCoordinates.ts:104
+  wire [16:0] sz_1_bits_15_0_cat_0_minus_1 = {sz_1[15:0], 1'd0} - 17'd1; // texelCoordinates.ts:102
+  wire [16:0] t_wrap_first_mux_2 = t_wrap_mod0_mode_eq_2 & sz_1 <= rem_1 ? sz_1_bits_15_0_cat_0_minus_1 - rem_1 : rem_1; // texelCoordinates.ts:102
+  wire [24:0] first_1 = clamp_1 ? t_wrap_first_mux_1 : {8'd0, t_wrap_first_mux_2}; // texelCoordinates.ts:106
+  wire [24:0] t_wrap_mod0_i_plus_1 = t_wrap_mod0_i + 25'd1; // texelCoordinates.ts:107
+  wire [24:0] t_wrap_second_mux = $signed(last_1) < $signed(t_wrap_mod0_i_plus_1) ? last_1 : t_wrap_mod0_i_plus_1; // texelCoordinates.ts:104
   wire [16:0] next_1 = rem_1 + 17'd1; // texelCoordinates.ts:99
   wire [16:0] rem1_1 = next_1 == d_1 ? 17'd0 : next_1; // texelCoordinates.ts:100
-  wire [24:0] second_zext_1 = {8'd0, t_wrap_first_eq & sz_1 <= rem1_1 ? t_wrap_first_sub - rem1_1 : rem1_1}; // texelCoordinates.ts:107
-  wire [24:0] second_1 = clamp_1 ? t_wrap_second_mux_1 : second_zext_1; // texelCoordinates.ts:107
+  wire [16:0] t_wrap_second_mux_2 = t_wrap_mod0_mode_eq_2 & sz_1 <= rem1_1 ? sz_1_bits_15_0_cat_0_minus_1 - rem1_1 : rem1_1; // texelCoordinates.ts:102
+  wire [24:0] second_1 = clamp_1 ? (t_wrap_mod0_i_plus_1[24] ? 25'd0 : t_wrap_second_mux) : {8'd0, t_wrap_second_mux_2}; // texelCoordinates.ts:107
 
 `ifndef SYNTHESIS
   initial begin

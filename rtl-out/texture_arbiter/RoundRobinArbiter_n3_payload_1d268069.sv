@@ -37,35 +37,35 @@ module RoundRobinArbiter_n3_payload_1d268069 (
   logic [1:0] passed_over_1; // arbiter.ts:48
   logic [1:0] passed_over_2; // arbiter.ts:48
 
-  wire in_0_ready_or_1 = in_0_valid | in_1_valid | in_2_valid; // arbiter.ts:32
-  wire in_0_ready_and = out_ready & in_0_ready_or_1; // arbiter.ts:35
+  wire in_0_valid_or_in_1_valid_or_in_2_valid = in_0_valid | in_1_valid | in_2_valid; // arbiter.ts:32
+  wire out_ready_and_in_0_valid_or_in_1_valid_or_in_2_valid = out_ready & in_0_valid_or_in_1_valid_or_in_2_valid; // arbiter.ts:35
   wire [1:0] pick = in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd0; // arbiter.ts:26
   wire [1:0] pick_1 = in_2_valid ? 2'd2 : in_0_valid ? 2'd0 : 2'd1; // arbiter.ts:26
   wire [1:0] pick_2 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : 2'd2; // arbiter.ts:26
   wire [1:0] grant = last == 2'd0 ? pick : last == 2'd1 ? pick_1 : pick_2; // arbiter.ts:31
-  assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:35
-  wire in_1_ready_eq = grant == 2'd1; // arbiter.ts:35
-  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:35
-  wire in_2_ready_eq = grant == 2'd2; // arbiter.ts:35
-  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:35
-  assign out_valid = in_0_ready_or_1; // arbiter.ts:33
+  assign in_0_ready = out_ready_and_in_0_valid_or_in_1_valid_or_in_2_valid & grant == 2'd0; // arbiter.ts:35
+  wire grant_eq_1_1 = grant == 2'd1; // arbiter.ts:35
+  assign in_1_ready = out_ready_and_in_0_valid_or_in_1_valid_or_in_2_valid & grant_eq_1_1; // arbiter.ts:35
+  wire grant_eq_2 = grant == 2'd2; // arbiter.ts:35
+  assign in_2_ready = out_ready_and_in_0_valid_or_in_1_valid_or_in_2_valid & grant_eq_2; // arbiter.ts:35
+  assign out_valid = in_0_valid_or_in_1_valid_or_in_2_valid; // arbiter.ts:33
   wire [390:0] out_bits_coords_concat = {in_2_bits_tag, in_2_bits_dest, in_2_bits_mask, in_2_bits_derivatives, in_2_bits_coords}; // arbiter.ts:34
   wire [390:0] out_bits_coords_concat_1 = {in_1_bits_tag, in_1_bits_dest, in_1_bits_mask, in_1_bits_derivatives, in_1_bits_coords}; // arbiter.ts:34
   wire [390:0] out_bits_coords_concat_2 = {in_0_bits_tag, in_0_bits_dest, in_0_bits_mask, in_0_bits_derivatives, in_0_bits_coords}; // arbiter.ts:34
-  wire [390:0] out_bits_coords_mux_1 = in_2_ready_eq ? out_bits_coords_concat : in_1_ready_eq ? out_bits_coords_concat_1 : out_bits_coords_concat_2; // arbiter.ts:34
+  wire [390:0] out_bits_coords_mux_1 = grant_eq_2 ? out_bits_coords_concat : grant_eq_1_1 ? out_bits_coords_concat_1 : out_bits_coords_concat_2; // arbiter.ts:34
   assign out_bits_coords = out_bits_coords_mux_1[127:0]; // arbiter.ts:34
   assign out_bits_derivatives = out_bits_coords_mux_1[255:128]; // arbiter.ts:34
   assign out_bits_mask = out_bits_coords_mux_1[259:256]; // arbiter.ts:34
   assign out_bits_dest = out_bits_coords_mux_1[387:260]; // arbiter.ts:34
   assign out_bits_tag = out_bits_coords_mux_1[390:388]; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
-  wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
-  wire [2:0] between_zext = {1'd0, last}; // arbiter.ts:52
-  wire [2:0] between = 3'd2 - between_zext; // arbiter.ts:52
+  wire out_valid_and_out_ready = out_valid & out_ready; // arbiter.ts:37
+  wire [2:0] last_1 = {1'd0, last}; // arbiter.ts:52
+  wire [2:0] between = 3'd2 - last_1; // arbiter.ts:52
   wire [2:0] ahead = 3'd3 <= between ? between - 3'd3 : between; // arbiter.ts:53
-  wire [2:0] between_1 = 3'd3 - between_zext; // arbiter.ts:52
+  wire [2:0] between_1 = 3'd3 - last_1; // arbiter.ts:52
   wire [2:0] ahead_1 = 3'd3 <= between_1 ? between_1 - 3'd3 : between_1; // arbiter.ts:53
-  wire [2:0] between_2 = 3'd4 - between_zext; // arbiter.ts:52
+  wire [2:0] between_2 = 3'd4 - last_1; // arbiter.ts:52
   wire [2:0] ahead_2 = 3'd3 <= between_2 ? between_2 - 3'd3 : between_2; // arbiter.ts:53
 
 `ifndef SYNTHESIS
@@ -84,13 +84,13 @@ module RoundRobinArbiter_n3_payload_1d268069 (
       passed_over_1 <= 2'd0; // arbiter.ts:48
       passed_over_2 <= 2'd0; // arbiter.ts:48
     end else begin
-      if (last_sel_and) last <= grant; // arbiter.ts:37
+      if (out_valid_and_out_ready) last <= grant; // arbiter.ts:37
       if (~in_0_valid | in_0_ready) passed_over_0 <= 2'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_0 <= passed_over_0 + 2'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_0 <= passed_over_0 + 2'd1; // arbiter.ts:49
       if (~in_1_valid | in_1_ready) passed_over_1 <= 2'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_1 <= passed_over_1 + 2'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_1 <= passed_over_1 + 2'd1; // arbiter.ts:49
       if (~in_2_valid | in_2_ready) passed_over_2 <= 2'd0; // arbiter.ts:49
-      else if (last_sel_and) passed_over_2 <= passed_over_2 + 2'd1; // arbiter.ts:49
+      else if (out_valid_and_out_ready) passed_over_2 <= passed_over_2 + 2'd1; // arbiter.ts:49
     end
   end
 

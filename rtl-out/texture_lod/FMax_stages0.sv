@@ -17,11 +17,10 @@ module FMax_stages0 (
   wire [22:0] b_frac = b[22:0]; // fminmax.ts:23
   wire b_frac_is_zero = b_frac == 23'd0; // fminmax.ts:23
   wire b_is_nan = b_exp_is_max & ~b_frac_is_zero; // fminmax.ts:23
-  wire aLess_slice = a[31]; // fminmax.ts:24
-  wire [30:0] aLess_slice_2 = b[30:0]; // fminmax.ts:24
-  wire [30:0] aLess_slice_3 = a[30:0]; // fminmax.ts:24
-  wire aLess_mux = aLess_slice ? aLess_slice_2 < aLess_slice_3 : aLess_slice_3 < aLess_slice_2; // fminmax.ts:24
-  wire aLess = aLess_slice ^ b[31] ? aLess_slice : aLess_mux; // fminmax.ts:24
+  wire a_bit_31 = a[31]; // fminmax.ts:24
+  wire [30:0] b_bits_30_0 = b[30:0]; // fminmax.ts:24
+  wire [30:0] a_bits_30_0 = a[30:0]; // fminmax.ts:24
+  wire aLess = a_bit_31 ^ b[31] ? a_bit_31 : a_bit_31 ? b_bits_30_0 < a_bits_30_0 : a_bits_30_0 < b_bits_30_0; // fminmax.ts:24
   wire [31:0] ordered = ~aLess ? a : b; // fminmax.ts:26
   wire [31:0] result_1 = a_is_nan & b_is_nan ? 32'h7fc00000 : a_is_nan ? b : b_is_nan ? a : ordered; // fminmax.ts:27
   assign result = result_1; // fminmax.ts:29

@@ -98,13 +98,13 @@ module Fifo_depth128_payload_96ac029d (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [197:0] past1_concat = {deq_bits_texels_7_needed, deq_bits_texels_7_address, deq_bits_texels_6_needed, deq_bits_texels_6_address, deq_bits_texels_5_needed, deq_bits_texels_5_address, deq_bits_texels_4_needed, deq_bits_texels_4_address, deq_bits_texels_3_needed, deq_bits_texels_3_address, deq_bits_texels_2_needed, deq_bits_texels_2_address, deq_bits_texels_1_needed, deq_bits_texels_1_address, deq_bits_texels_0_needed, deq_bits_texels_0_address, deq_bits_blend_weights_3, deq_bits_blend_weights_2, deq_bits_blend_weights_1, deq_bits_blend_weights_0, deq_bits_blend_fraction, deq_bits_blend_format, deq_bits_blend_filter, deq_bits_blend_status}; // fifo.ts:17
   wire [197:0] _concat = {enq_bits_texels_7_needed, enq_bits_texels_7_address, enq_bits_texels_6_needed, enq_bits_texels_6_address, enq_bits_texels_5_needed, enq_bits_texels_5_address, enq_bits_texels_4_needed, enq_bits_texels_4_address, enq_bits_texels_3_needed, enq_bits_texels_3_address, enq_bits_texels_2_needed, enq_bits_texels_2_address, enq_bits_texels_1_needed, enq_bits_texels_1_address, enq_bits_texels_0_needed, enq_bits_texels_0_address, enq_bits_blend_weights_3, enq_bits_blend_weights_2, enq_bits_blend_weights_1, enq_bits_blend_weights_0, enq_bits_blend_fraction, enq_bits_blend_format, enq_bits_blend_filter, enq_bits_blend_status}; // fifo.ts:41
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -123,10 +123,10 @@ module Fifo_depth128_payload_96ac029d (
       tail <= 7'd0; // fifo.ts:31
       count_1 <= 8'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 7'd127 ? 7'd0 : head + 7'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 7'd127 ? 7'd0 : tail + 7'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 8'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 8'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 7'd127 ? 7'd0 : head + 7'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 7'd127 ? 7'd0 : tail + 7'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 8'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 8'd1; // fifo.ts:45
     end
   end
 
@@ -141,7 +141,7 @@ module Fifo_depth128_payload_96ac029d (
   initial for (int i = 0; i < 128; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and) storage[tail] <= _concat;
+    if (enq_valid_and_enq_ready) storage[tail] <= _concat;
   end
   assign rdata = storage[head];
 
@@ -151,8 +151,8 @@ module Fifo_depth128_payload_96ac029d (
   always @(posedge clk) begin
     if (rst_n && !(count_1 <= 8'd128)) $error("fifo.ts:50: assertion Fifo_depth128_payload_96ac029d.count_in_range failed: count is at most the depth (count_1 = 8'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(full_1 ? tail == head : {1'd0, tail - head} == count_1)) $error("fifo.ts:57: assertion Fifo_depth128_payload_96ac029d.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 7'h%h, head = 7'h%h, count_1 = 8'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth128_payload_96ac029d.deq_valid_held failed: Fifo_depth128_payload_96ac029d drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth128_payload_96ac029d.deq_bits_stable failed: Fifo_depth128_payload_96ac029d drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_texels_7_needed = 1'h%h, deq_bits_texels_7_address = 18'h%h, deq_bits_texels_6_needed = 1'h%h, deq_bits_texels_6_address = 18'h%h, deq_bits_texels_5_needed = 1'h%h, deq_bits_texels_5_address = 18'h%h, deq_bits_texels_4_needed = 1'h%h)", deq_stalled_past1, deq_bits_texels_7_needed, deq_bits_texels_7_address, deq_bits_texels_6_needed, deq_bits_texels_6_address, deq_bits_texels_5_needed, deq_bits_texels_5_address, deq_bits_texels_4_needed); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth128_payload_96ac029d.deq_valid_held failed: Fifo_depth128_payload_96ac029d drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth128_payload_96ac029d.deq_bits_stable failed: Fifo_depth128_payload_96ac029d drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_texels_7_needed = 1'h%h, deq_bits_texels_7_address = 18'h%h, deq_bits_texels_6_needed = 1'h%h, deq_bits_texels_6_address = 18'h%h, deq_bits_texels_5_needed = 1'h%h, deq_bits_texels_5_address = 18'h%h, deq_bits_texels_4_needed = 1'h%h)", deq_stalled_past1, deq_bits_texels_7_needed, deq_bits_texels_7_address, deq_bits_texels_6_needed, deq_bits_texels_6_address, deq_bits_texels_5_needed, deq_bits_texels_5_address, deq_bits_texels_4_needed); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth128_payload_96ac029d.deq_bits_known failed: Fifo_depth128_payload_96ac029d drives 'deq': bits have no X or Z bit while valid (deq_bits_texels_7_needed = 1'h%h, deq_bits_texels_7_address = 18'h%h, deq_bits_texels_6_needed = 1'h%h, deq_bits_texels_6_address = 18'h%h, deq_bits_texels_5_needed = 1'h%h, deq_bits_texels_5_address = 18'h%h, deq_bits_texels_4_needed = 1'h%h, deq_bits_texels_4_address = 18'h%h)", deq_bits_texels_7_needed, deq_bits_texels_7_address, deq_bits_texels_6_needed, deq_bits_texels_6_address, deq_bits_texels_5_needed, deq_bits_texels_5_address, deq_bits_texels_4_needed, deq_bits_texels_4_address); // fifo.ts:17
   end
 `endif
@@ -163,8 +163,8 @@ module Fifo_depth128_payload_96ac029d (
   always @(posedge clk) begin
     if (rst_n) assert (count_1 <= 8'd128); // fifo.ts:50
     if (rst_n) assert (full_1 ? tail == head : {1'd0, tail - head} == count_1); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

@@ -35,12 +35,12 @@ module Fifo_depth128_payload_c3e6e731 (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [139:0] past1_concat = {deq_bits_tag, deq_bits_mask, deq_bits_dest}; // fifo.ts:17
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -59,10 +59,10 @@ module Fifo_depth128_payload_c3e6e731 (
       tail <= 7'd0; // fifo.ts:31
       count_1 <= 8'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 7'd127 ? 7'd0 : head + 7'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 7'd127 ? 7'd0 : tail + 7'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 8'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 8'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 7'd127 ? 7'd0 : head + 7'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 7'd127 ? 7'd0 : tail + 7'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 8'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 8'd1; // fifo.ts:45
     end
   end
 
@@ -77,7 +77,7 @@ module Fifo_depth128_payload_c3e6e731 (
   initial for (int i = 0; i < 128; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and) storage[tail] <= {enq_bits_tag, enq_bits_mask, enq_bits_dest};
+    if (enq_valid_and_enq_ready) storage[tail] <= {enq_bits_tag, enq_bits_mask, enq_bits_dest};
   end
   assign rdata = storage[head];
 
@@ -87,8 +87,8 @@ module Fifo_depth128_payload_c3e6e731 (
   always @(posedge clk) begin
     if (rst_n && !(count_1 <= 8'd128)) $error("fifo.ts:50: assertion Fifo_depth128_payload_c3e6e731.count_in_range failed: count is at most the depth (count_1 = 8'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(full_1 ? tail == head : {1'd0, tail - head} == count_1)) $error("fifo.ts:57: assertion Fifo_depth128_payload_c3e6e731.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 7'h%h, head = 7'h%h, count_1 = 8'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth128_payload_c3e6e731.deq_valid_held failed: Fifo_depth128_payload_c3e6e731 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth128_payload_c3e6e731.deq_bits_stable failed: Fifo_depth128_payload_c3e6e731 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_tag = 8'h%h, deq_bits_mask = 4'h%h, deq_bits_dest = 128'h%h, past1 = 140'h%h)", deq_stalled_past1, deq_bits_tag, deq_bits_mask, deq_bits_dest, past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth128_payload_c3e6e731.deq_valid_held failed: Fifo_depth128_payload_c3e6e731 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth128_payload_c3e6e731.deq_bits_stable failed: Fifo_depth128_payload_c3e6e731 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_tag = 8'h%h, deq_bits_mask = 4'h%h, deq_bits_dest = 128'h%h, past1 = 140'h%h)", deq_stalled_past1, deq_bits_tag, deq_bits_mask, deq_bits_dest, past1); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth128_payload_c3e6e731.deq_bits_known failed: Fifo_depth128_payload_c3e6e731 drives 'deq': bits have no X or Z bit while valid (deq_bits_tag = 8'h%h, deq_bits_mask = 4'h%h, deq_bits_dest = 128'h%h)", deq_bits_tag, deq_bits_mask, deq_bits_dest); // fifo.ts:17
   end
 `endif
@@ -99,8 +99,8 @@ module Fifo_depth128_payload_c3e6e731 (
   always @(posedge clk) begin
     if (rst_n) assert (count_1 <= 8'd128); // fifo.ts:50
     if (rst_n) assert (full_1 ? tail == head : {1'd0, tail - head} == count_1); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

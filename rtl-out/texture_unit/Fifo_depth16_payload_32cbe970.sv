@@ -122,13 +122,13 @@ module Fifo_depth16_payload_32cbe970 (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [109:0] past1_concat = {deq_bits_pass_weights_3, deq_bits_pass_weights_2, deq_bits_pass_weights_1, deq_bits_pass_weights_0, deq_bits_pass_fraction, deq_bits_pass_format, deq_bits_pass_filter, deq_bits_pass_status, deq_bits_needed_7, deq_bits_needed_6, deq_bits_needed_5, deq_bits_needed_4, deq_bits_needed_3, deq_bits_needed_2, deq_bits_needed_1, deq_bits_needed_0, deq_bits_offset_7, deq_bits_offset_6, deq_bits_offset_5, deq_bits_offset_4, deq_bits_offset_3, deq_bits_offset_2, deq_bits_offset_1, deq_bits_offset_0, deq_bits_index_7, deq_bits_index_6, deq_bits_index_5, deq_bits_index_4, deq_bits_index_3, deq_bits_index_2, deq_bits_index_1, deq_bits_index_0}; // fifo.ts:17
   wire [109:0] _concat = {enq_bits_pass_weights_3, enq_bits_pass_weights_2, enq_bits_pass_weights_1, enq_bits_pass_weights_0, enq_bits_pass_fraction, enq_bits_pass_format, enq_bits_pass_filter, enq_bits_pass_status, enq_bits_needed_7, enq_bits_needed_6, enq_bits_needed_5, enq_bits_needed_4, enq_bits_needed_3, enq_bits_needed_2, enq_bits_needed_1, enq_bits_needed_0, enq_bits_offset_7, enq_bits_offset_6, enq_bits_offset_5, enq_bits_offset_4, enq_bits_offset_3, enq_bits_offset_2, enq_bits_offset_1, enq_bits_offset_0, enq_bits_index_7, enq_bits_index_6, enq_bits_index_5, enq_bits_index_4, enq_bits_index_3, enq_bits_index_2, enq_bits_index_1, enq_bits_index_0}; // fifo.ts:41
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -147,10 +147,10 @@ module Fifo_depth16_payload_32cbe970 (
       tail <= 4'd0; // fifo.ts:31
       count_1 <= 5'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 4'd15 ? 4'd0 : head + 4'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 4'd15 ? 4'd0 : tail + 4'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 5'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 5'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 4'd15 ? 4'd0 : head + 4'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 4'd15 ? 4'd0 : tail + 4'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 5'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 5'd1; // fifo.ts:45
     end
   end
 
@@ -165,7 +165,7 @@ module Fifo_depth16_payload_32cbe970 (
   initial for (int i = 0; i < 16; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and) storage[tail] <= _concat;
+    if (enq_valid_and_enq_ready) storage[tail] <= _concat;
   end
   assign rdata = storage[head];
 
@@ -175,8 +175,8 @@ module Fifo_depth16_payload_32cbe970 (
   always @(posedge clk) begin
     if (rst_n && !(count_1 <= 5'd16)) $error("fifo.ts:50: assertion Fifo_depth16_payload_32cbe970.count_in_range failed: count is at most the depth (count_1 = 5'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(full_1 ? tail == head : {1'd0, tail - head} == count_1)) $error("fifo.ts:57: assertion Fifo_depth16_payload_32cbe970.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 4'h%h, head = 4'h%h, count_1 = 5'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth16_payload_32cbe970.deq_valid_held failed: Fifo_depth16_payload_32cbe970 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth16_payload_32cbe970.deq_bits_stable failed: Fifo_depth16_payload_32cbe970 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_pass_weights_3 = 8'h%h, deq_bits_pass_weights_2 = 8'h%h, deq_bits_pass_weights_1 = 8'h%h, deq_bits_pass_weights_0 = 8'h%h, deq_bits_pass_fraction = 8'h%h, deq_bits_pass_format = 1'h%h, deq_bits_pass_filter = 2'h%h)", deq_stalled_past1, deq_bits_pass_weights_3, deq_bits_pass_weights_2, deq_bits_pass_weights_1, deq_bits_pass_weights_0, deq_bits_pass_fraction, deq_bits_pass_format, deq_bits_pass_filter); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth16_payload_32cbe970.deq_valid_held failed: Fifo_depth16_payload_32cbe970 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth16_payload_32cbe970.deq_bits_stable failed: Fifo_depth16_payload_32cbe970 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_pass_weights_3 = 8'h%h, deq_bits_pass_weights_2 = 8'h%h, deq_bits_pass_weights_1 = 8'h%h, deq_bits_pass_weights_0 = 8'h%h, deq_bits_pass_fraction = 8'h%h, deq_bits_pass_format = 1'h%h, deq_bits_pass_filter = 2'h%h)", deq_stalled_past1, deq_bits_pass_weights_3, deq_bits_pass_weights_2, deq_bits_pass_weights_1, deq_bits_pass_weights_0, deq_bits_pass_fraction, deq_bits_pass_format, deq_bits_pass_filter); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth16_payload_32cbe970.deq_bits_known failed: Fifo_depth16_payload_32cbe970 drives 'deq': bits have no X or Z bit while valid (deq_bits_pass_weights_3 = 8'h%h, deq_bits_pass_weights_2 = 8'h%h, deq_bits_pass_weights_1 = 8'h%h, deq_bits_pass_weights_0 = 8'h%h, deq_bits_pass_fraction = 8'h%h, deq_bits_pass_format = 1'h%h, deq_bits_pass_filter = 2'h%h, deq_bits_pass_status = 3'h%h)", deq_bits_pass_weights_3, deq_bits_pass_weights_2, deq_bits_pass_weights_1, deq_bits_pass_weights_0, deq_bits_pass_fraction, deq_bits_pass_format, deq_bits_pass_filter, deq_bits_pass_status); // fifo.ts:17
   end
 `endif
@@ -187,8 +187,8 @@ module Fifo_depth16_payload_32cbe970 (
   always @(posedge clk) begin
     if (rst_n) assert (count_1 <= 5'd16); // fifo.ts:50
     if (rst_n) assert (full_1 ? tail == head : {1'd0, tail - head} == count_1); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

@@ -28,13 +28,13 @@ module Fifo_depth17_payload_ae797d64 (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
-  wire [4:0] distance_sub = tail - head; // fifo.ts:56
-  wire _mux = full_1 ? tail == head : (head <= tail ? distance_sub : distance_sub + 5'd17) == count_1; // fifo.ts:57
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire [4:0] tail_minus_head = tail - head; // fifo.ts:56
+  wire _mux = full_1 ? tail == head : (head <= tail ? tail_minus_head : tail_minus_head + 5'd17) == count_1; // fifo.ts:57
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -53,10 +53,10 @@ module Fifo_depth17_payload_ae797d64 (
       tail <= 5'd0; // fifo.ts:31
       count_1 <= 5'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 5'd16 ? 5'd0 : head + 5'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 5'd16 ? 5'd0 : tail + 5'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 5'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 5'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 5'd16 ? 5'd0 : head + 5'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 5'd16 ? 5'd0 : tail + 5'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 5'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 5'd1; // fifo.ts:45
     end
   end
 
@@ -71,7 +71,7 @@ module Fifo_depth17_payload_ae797d64 (
   initial for (int i = 0; i < 17; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and && tail < 5'd17) storage[tail] <= enq_bits;
+    if (enq_valid_and_enq_ready && tail < 5'd17) storage[tail] <= enq_bits;
   end
   assign rdata = (head < 5'd17) ? storage[head] : 1'd0;
 
@@ -82,8 +82,8 @@ module Fifo_depth17_payload_ae797d64 (
     if (rst_n && !(count_1 <= 5'd17)) $error("fifo.ts:50: assertion Fifo_depth17_payload_ae797d64.count_in_range failed: count is at most the depth (count_1 = 5'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(head < 5'd17 & tail < 5'd17)) $error("fifo.ts:55: assertion Fifo_depth17_payload_ae797d64.pointers_in_range failed: head and tail stay below the depth (head = 5'h%h, tail = 5'h%h)", head, tail); // fifo.ts:55
     if (rst_n && !_mux) $error("fifo.ts:57: assertion Fifo_depth17_payload_ae797d64.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 5'h%h, head = 5'h%h, count_1 = 5'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth17_payload_ae797d64.deq_valid_held failed: Fifo_depth17_payload_ae797d64 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | deq_bits == deq_bits_past1)) $error("fifo.ts:17: assertion Fifo_depth17_payload_ae797d64.deq_bits_stable failed: Fifo_depth17_payload_ae797d64 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 1'h%h, deq_bits_past1 = 1'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth17_payload_ae797d64.deq_valid_held failed: Fifo_depth17_payload_ae797d64 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_bits == deq_bits_past1)) $error("fifo.ts:17: assertion Fifo_depth17_payload_ae797d64.deq_bits_stable failed: Fifo_depth17_payload_ae797d64 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 1'h%h, deq_bits_past1 = 1'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(deq_bits)) $error("fifo.ts:17: assertion Fifo_depth17_payload_ae797d64.deq_bits_known failed: Fifo_depth17_payload_ae797d64 drives 'deq': bits have no X or Z bit while valid (deq_bits = 1'h%h)", deq_bits); // fifo.ts:17
   end
 `endif
@@ -95,8 +95,8 @@ module Fifo_depth17_payload_ae797d64 (
     if (rst_n) assert (count_1 <= 5'd17); // fifo.ts:50
     if (rst_n) assert (head < 5'd17 & tail < 5'd17); // fifo.ts:55
     if (rst_n) assert (_mux); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | deq_bits == deq_bits_past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_bits == deq_bits_past1); // fifo.ts:17
   end
 `endif
 endmodule

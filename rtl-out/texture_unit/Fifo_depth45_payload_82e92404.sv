@@ -35,14 +35,14 @@ module Fifo_depth45_payload_82e92404 (
   assign count = count_1; // fifo.ts:46
   assign full = full_1; // fifo.ts:47
   assign empty = empty_1; // fifo.ts:48
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_valid_and_deq_ready = deq_valid & deq_ready; // fifo.ts:44
+  wire enq_valid_and_enq_ready = enq_valid & enq_ready; // fifo.ts:40
   wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
   wire [138:0] past1_concat = {deq_bits_tag, deq_bits_status, deq_bits_rgba}; // fifo.ts:17
-  wire [5:0] distance_sub = tail - head; // fifo.ts:56
-  wire _mux = full_1 ? tail == head : (head <= tail ? distance_sub : distance_sub + 6'd45) == count_1; // fifo.ts:57
-  wire _not = ~deq_stalled_past1; // fifo.ts:17
-  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
+  wire [5:0] tail_minus_head = tail - head; // fifo.ts:56
+  wire _mux = full_1 ? tail == head : (head <= tail ? tail_minus_head : tail_minus_head + 6'd45) == count_1; // fifo.ts:57
+  wire not_deq_stalled_past1 = ~deq_stalled_past1; // fifo.ts:17
+  wire rst_n_past1_and_rst_n = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
@@ -61,10 +61,10 @@ module Fifo_depth45_payload_82e92404 (
       tail <= 6'd0; // fifo.ts:31
       count_1 <= 6'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 6'd44 ? 6'd0 : head + 6'd1; // fifo.ts:44
-      if (tail_sel_and) tail <= tail == 6'd44 ? 6'd0 : tail + 6'd1; // fifo.ts:42
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 6'd1; // fifo.ts:45
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 6'd1; // fifo.ts:45
+      if (deq_valid_and_deq_ready) head <= head == 6'd44 ? 6'd0 : head + 6'd1; // fifo.ts:44
+      if (enq_valid_and_enq_ready) tail <= tail == 6'd44 ? 6'd0 : tail + 6'd1; // fifo.ts:42
+      if (enq_valid_and_enq_ready & ~deq_valid_and_deq_ready) count_1 <= count_1 + 6'd1; // fifo.ts:45
+      else if (deq_valid_and_deq_ready & ~enq_valid_and_enq_ready) count_1 <= count_1 - 6'd1; // fifo.ts:45
     end
   end
 
@@ -79,7 +79,7 @@ module Fifo_depth45_payload_82e92404 (
   initial for (int i = 0; i < 45; i++) storage[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (tail_sel_and && tail < 6'd45) storage[tail] <= {enq_bits_tag, enq_bits_status, enq_bits_rgba};
+    if (enq_valid_and_enq_ready && tail < 6'd45) storage[tail] <= {enq_bits_tag, enq_bits_status, enq_bits_rgba};
   end
   assign rdata = (head < 6'd45) ? storage[head] : 139'd0;
 
@@ -90,8 +90,8 @@ module Fifo_depth45_payload_82e92404 (
     if (rst_n && !(count_1 <= 6'd45)) $error("fifo.ts:50: assertion Fifo_depth45_payload_82e92404.count_in_range failed: count is at most the depth (count_1 = 6'h%h)", count_1); // fifo.ts:50
     if (rst_n && !(head < 6'd45 & tail < 6'd45)) $error("fifo.ts:55: assertion Fifo_depth45_payload_82e92404.pointers_in_range failed: head and tail stay below the depth (head = 6'h%h, tail = 6'h%h)", head, tail); // fifo.ts:55
     if (rst_n && !_mux) $error("fifo.ts:57: assertion Fifo_depth45_payload_82e92404.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 6'h%h, head = 6'h%h, count_1 = 6'h%h)", full_1, tail, head, count_1); // fifo.ts:57
-    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth45_payload_82e92404.deq_valid_held failed: Fifo_depth45_payload_82e92404 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
-    if (_guard && !(_not | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth45_payload_82e92404.deq_bits_stable failed: Fifo_depth45_payload_82e92404 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_tag = 8'h%h, deq_bits_status = 3'h%h, deq_bits_rgba = 128'h%h, past1 = 139'h%h)", deq_stalled_past1, deq_bits_tag, deq_bits_status, deq_bits_rgba, past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth45_payload_82e92404.deq_valid_held failed: Fifo_depth45_payload_82e92404 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n && !(not_deq_stalled_past1 | past1_concat == past1)) $error("fifo.ts:17: assertion Fifo_depth45_payload_82e92404.deq_bits_stable failed: Fifo_depth45_payload_82e92404 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits_tag = 8'h%h, deq_bits_status = 3'h%h, deq_bits_rgba = 128'h%h, past1 = 139'h%h)", deq_stalled_past1, deq_bits_tag, deq_bits_status, deq_bits_rgba, past1); // fifo.ts:17
     if ((deq_valid & rst_n) && $isunknown(past1_concat)) $error("fifo.ts:17: assertion Fifo_depth45_payload_82e92404.deq_bits_known failed: Fifo_depth45_payload_82e92404 drives 'deq': bits have no X or Z bit while valid (deq_bits_tag = 8'h%h, deq_bits_status = 3'h%h, deq_bits_rgba = 128'h%h)", deq_bits_tag, deq_bits_status, deq_bits_rgba); // fifo.ts:17
   end
 `endif
@@ -103,8 +103,8 @@ module Fifo_depth45_payload_82e92404 (
     if (rst_n) assert (count_1 <= 6'd45); // fifo.ts:50
     if (rst_n) assert (head < 6'd45 & tail < 6'd45); // fifo.ts:55
     if (rst_n) assert (_mux); // fifo.ts:57
-    if (_guard) assert (_not | deq_valid); // fifo.ts:17
-    if (_guard) assert (_not | past1_concat == past1); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | deq_valid); // fifo.ts:17
+    if (rst_n_past1_and_rst_n) assert (not_deq_stalled_past1 | past1_concat == past1); // fifo.ts:17
   end
 `endif
 endmodule

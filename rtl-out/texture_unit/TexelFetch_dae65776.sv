@@ -288,65 +288,65 @@ module TexelFetch_dae65776 (
 
   wire needed = in_needed[0]; // texelFetch.ts:192
   wire [15:0] line = in_addr_0[17:2]; // texelFetch.ts:187
-  wire in_ready_and = allocated0 & tag0 == line; // texelFetch.ts:188
-  wire in_ready_and_1 = allocated1 & tag1 == line; // texelFetch.ts:188
-  wire found_or = in_ready_and | in_ready_and_1; // texelFetch.ts:188
-  wire in_ready_and_2 = allocated2 & tag2 == line; // texelFetch.ts:188
-  wire in_ready_and_3 = allocated3 & tag3 == line; // texelFetch.ts:188
-  wire found_or_1 = in_ready_and_2 | in_ready_and_3; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line = allocated0 & tag0 == line; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line = allocated1 & tag1 == line; // texelFetch.ts:188
+  wire found_or = allocated0_and_tag0_eq_line | allocated1_and_tag1_eq_line; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line = allocated2 & tag2 == line; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line = allocated3 & tag3 == line; // texelFetch.ts:188
+  wire found_or_1 = allocated2_and_tag2_eq_line | allocated3_and_tag3_eq_line; // texelFetch.ts:188
   wire found_or_2 = found_or | found_or_1; // texelFetch.ts:188
-  wire in_ready_and_4 = allocated4 & tag4 == line; // texelFetch.ts:188
-  wire in_ready_and_5 = allocated5 & tag5 == line; // texelFetch.ts:188
-  wire found_or_3 = in_ready_and_4 | in_ready_and_5; // texelFetch.ts:188
-  wire in_ready_and_6 = allocated6 & tag6 == line; // texelFetch.ts:188
-  wire in_ready_and_7 = allocated7 & tag7 == line; // texelFetch.ts:188
-  wire found_or_4 = in_ready_and_6 | in_ready_and_7; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line = allocated4 & tag4 == line; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line = allocated5 & tag5 == line; // texelFetch.ts:188
+  wire found_or_3 = allocated4_and_tag4_eq_line | allocated5_and_tag5_eq_line; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line = allocated6 & tag6 == line; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line = allocated7 & tag7 == line; // texelFetch.ts:188
+  wire found_or_4 = allocated6_and_tag6_eq_line | allocated7_and_tag7_eq_line; // texelFetch.ts:188
   wire found_or_5 = found_or_3 | found_or_4; // texelFetch.ts:188
   wire found_or_6 = found_or_2 | found_or_5; // texelFetch.ts:188
-  wire in_ready_and_8 = allocated8 & tag8 == line; // texelFetch.ts:188
-  wire in_ready_and_9 = allocated9 & tag9 == line; // texelFetch.ts:188
-  wire found_or_7 = in_ready_and_8 | in_ready_and_9; // texelFetch.ts:188
-  wire in_ready_and_10 = allocated10 & tag10 == line; // texelFetch.ts:188
-  wire in_ready_and_11 = allocated11 & tag11 == line; // texelFetch.ts:188
-  wire found_or_8 = in_ready_and_10 | in_ready_and_11; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line = allocated8 & tag8 == line; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line = allocated9 & tag9 == line; // texelFetch.ts:188
+  wire found_or_7 = allocated8_and_tag8_eq_line | allocated9_and_tag9_eq_line; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line = allocated10 & tag10 == line; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line = allocated11 & tag11 == line; // texelFetch.ts:188
+  wire found_or_8 = allocated10_and_tag10_eq_line | allocated11_and_tag11_eq_line; // texelFetch.ts:188
   wire found_or_9 = found_or_7 | found_or_8; // texelFetch.ts:188
-  wire in_ready_and_12 = allocated12 & tag12 == line; // texelFetch.ts:188
-  wire in_ready_and_13 = allocated13 & tag13 == line; // texelFetch.ts:188
-  wire found_or_10 = in_ready_and_12 | in_ready_and_13; // texelFetch.ts:188
-  wire in_ready_and_14 = allocated14 & tag14 == line; // texelFetch.ts:188
-  wire in_ready_and_15 = allocated15 & tag15 == line; // texelFetch.ts:188
-  wire found_or_11 = in_ready_and_14 | in_ready_and_15; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line = allocated12 & tag12 == line; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line = allocated13 & tag13 == line; // texelFetch.ts:188
+  wire found_or_10 = allocated12_and_tag12_eq_line | allocated13_and_tag13_eq_line; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line = allocated14 & tag14 == line; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line = allocated15 & tag15 == line; // texelFetch.ts:188
+  wire found_or_11 = allocated14_and_tag14_eq_line | allocated15_and_tag15_eq_line; // texelFetch.ts:188
   wire found_or_12 = found_or_10 | found_or_11; // texelFetch.ts:188
   wire found_or_13 = found_or_9 | found_or_12; // texelFetch.ts:188
   wire found_or_14 = found_or_6 | found_or_13; // texelFetch.ts:188
-  wire in_ready_and_16 = allocated16 & tag16 == line; // texelFetch.ts:188
-  wire in_ready_and_17 = allocated17 & tag17 == line; // texelFetch.ts:188
-  wire found_or_15 = in_ready_and_16 | in_ready_and_17; // texelFetch.ts:188
-  wire in_ready_and_18 = allocated18 & tag18 == line; // texelFetch.ts:188
-  wire in_ready_and_19 = allocated19 & tag19 == line; // texelFetch.ts:188
-  wire found_or_16 = in_ready_and_18 | in_ready_and_19; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line = allocated16 & tag16 == line; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line = allocated17 & tag17 == line; // texelFetch.ts:188
+  wire found_or_15 = allocated16_and_tag16_eq_line | allocated17_and_tag17_eq_line; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line = allocated18 & tag18 == line; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line = allocated19 & tag19 == line; // texelFetch.ts:188
+  wire found_or_16 = allocated18_and_tag18_eq_line | allocated19_and_tag19_eq_line; // texelFetch.ts:188
   wire found_or_17 = found_or_15 | found_or_16; // texelFetch.ts:188
-  wire in_ready_and_20 = allocated20 & tag20 == line; // texelFetch.ts:188
-  wire in_ready_and_21 = allocated21 & tag21 == line; // texelFetch.ts:188
-  wire found_or_18 = in_ready_and_20 | in_ready_and_21; // texelFetch.ts:188
-  wire in_ready_and_22 = allocated22 & tag22 == line; // texelFetch.ts:188
-  wire in_ready_and_23 = allocated23 & tag23 == line; // texelFetch.ts:188
-  wire found_or_19 = in_ready_and_22 | in_ready_and_23; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line = allocated20 & tag20 == line; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line = allocated21 & tag21 == line; // texelFetch.ts:188
+  wire found_or_18 = allocated20_and_tag20_eq_line | allocated21_and_tag21_eq_line; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line = allocated22 & tag22 == line; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line = allocated23 & tag23 == line; // texelFetch.ts:188
+  wire found_or_19 = allocated22_and_tag22_eq_line | allocated23_and_tag23_eq_line; // texelFetch.ts:188
   wire found_or_20 = found_or_18 | found_or_19; // texelFetch.ts:188
   wire found_or_21 = found_or_17 | found_or_20; // texelFetch.ts:188
-  wire in_ready_and_24 = allocated24 & tag24 == line; // texelFetch.ts:188
-  wire in_ready_and_25 = allocated25 & tag25 == line; // texelFetch.ts:188
-  wire found_or_22 = in_ready_and_24 | in_ready_and_25; // texelFetch.ts:188
-  wire in_ready_and_26 = allocated26 & tag26 == line; // texelFetch.ts:188
-  wire in_ready_and_27 = allocated27 & tag27 == line; // texelFetch.ts:188
-  wire found_or_23 = in_ready_and_26 | in_ready_and_27; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line = allocated24 & tag24 == line; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line = allocated25 & tag25 == line; // texelFetch.ts:188
+  wire found_or_22 = allocated24_and_tag24_eq_line | allocated25_and_tag25_eq_line; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line = allocated26 & tag26 == line; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line = allocated27 & tag27 == line; // texelFetch.ts:188
+  wire found_or_23 = allocated26_and_tag26_eq_line | allocated27_and_tag27_eq_line; // texelFetch.ts:188
   wire found_or_24 = found_or_22 | found_or_23; // texelFetch.ts:188
-  wire in_ready_and_28 = allocated28 & tag28 == line; // texelFetch.ts:188
-  wire in_ready_and_29 = allocated29 & tag29 == line; // texelFetch.ts:188
-  wire found_or_25 = in_ready_and_28 | in_ready_and_29; // texelFetch.ts:188
-  wire in_ready_and_30 = allocated30 & tag30 == line; // texelFetch.ts:188
-  wire in_ready_and_31 = allocated31 & tag31 == line; // texelFetch.ts:188
-  wire found_or_26 = in_ready_and_30 | in_ready_and_31; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line = allocated28 & tag28 == line; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line = allocated29 & tag29 == line; // texelFetch.ts:188
+  wire found_or_25 = allocated28_and_tag28_eq_line | allocated29_and_tag29_eq_line; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line = allocated30 & tag30 == line; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line = allocated31 & tag31 == line; // texelFetch.ts:188
+  wire found_or_26 = allocated30_and_tag30_eq_line | allocated31_and_tag31_eq_line; // texelFetch.ts:188
   wire found_or_27 = found_or_25 | found_or_26; // texelFetch.ts:188
   wire found_or_28 = found_or_24 | found_or_27; // texelFetch.ts:188
   wire found_or_29 = found_or_21 | found_or_28; // texelFetch.ts:188
@@ -354,805 +354,805 @@ module TexelFetch_dae65776 (
   wire done = ~needed | resolved0 | found; // texelFetch.ts:227
   wire [3:0] space = 4'd8 - line_requests_count; // multiPushQueue.ts:33
   wire prior_ule = 4'd1 <= space; // texelFetch.ts:214
-  wire in_ready_and_34 = in_valid & needed & ~resolved0 & ~found; // texelFetch.ts:203
+  wire in_valid_and_needed_and_not_resolved0_and_not_found = in_valid & needed & ~resolved0 & ~found; // texelFetch.ts:203
   wire needed_1 = in_needed[1]; // texelFetch.ts:192
   wire [15:0] line_1 = in_addr_1[17:2]; // texelFetch.ts:187
-  wire in_ready_and_37 = allocated0 & tag0 == line_1; // texelFetch.ts:188
-  wire in_ready_and_38 = allocated1 & tag1 == line_1; // texelFetch.ts:188
-  wire found_or_30 = in_ready_and_37 | in_ready_and_38; // texelFetch.ts:188
-  wire in_ready_and_39 = allocated2 & tag2 == line_1; // texelFetch.ts:188
-  wire in_ready_and_40 = allocated3 & tag3 == line_1; // texelFetch.ts:188
-  wire found_or_31 = in_ready_and_39 | in_ready_and_40; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_1 = allocated0 & tag0 == line_1; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_1 = allocated1 & tag1 == line_1; // texelFetch.ts:188
+  wire found_or_30 = allocated0_and_tag0_eq_line_1 | allocated1_and_tag1_eq_line_1; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_1 = allocated2 & tag2 == line_1; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_1 = allocated3 & tag3 == line_1; // texelFetch.ts:188
+  wire found_or_31 = allocated2_and_tag2_eq_line_1 | allocated3_and_tag3_eq_line_1; // texelFetch.ts:188
   wire found_or_32 = found_or_30 | found_or_31; // texelFetch.ts:188
-  wire in_ready_and_41 = allocated4 & tag4 == line_1; // texelFetch.ts:188
-  wire in_ready_and_42 = allocated5 & tag5 == line_1; // texelFetch.ts:188
-  wire found_or_33 = in_ready_and_41 | in_ready_and_42; // texelFetch.ts:188
-  wire in_ready_and_43 = allocated6 & tag6 == line_1; // texelFetch.ts:188
-  wire in_ready_and_44 = allocated7 & tag7 == line_1; // texelFetch.ts:188
-  wire found_or_34 = in_ready_and_43 | in_ready_and_44; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_1 = allocated4 & tag4 == line_1; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_1 = allocated5 & tag5 == line_1; // texelFetch.ts:188
+  wire found_or_33 = allocated4_and_tag4_eq_line_1 | allocated5_and_tag5_eq_line_1; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_1 = allocated6 & tag6 == line_1; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_1 = allocated7 & tag7 == line_1; // texelFetch.ts:188
+  wire found_or_34 = allocated6_and_tag6_eq_line_1 | allocated7_and_tag7_eq_line_1; // texelFetch.ts:188
   wire found_or_35 = found_or_33 | found_or_34; // texelFetch.ts:188
   wire found_or_36 = found_or_32 | found_or_35; // texelFetch.ts:188
-  wire in_ready_and_45 = allocated8 & tag8 == line_1; // texelFetch.ts:188
-  wire in_ready_and_46 = allocated9 & tag9 == line_1; // texelFetch.ts:188
-  wire found_or_37 = in_ready_and_45 | in_ready_and_46; // texelFetch.ts:188
-  wire in_ready_and_47 = allocated10 & tag10 == line_1; // texelFetch.ts:188
-  wire in_ready_and_48 = allocated11 & tag11 == line_1; // texelFetch.ts:188
-  wire found_or_38 = in_ready_and_47 | in_ready_and_48; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_1 = allocated8 & tag8 == line_1; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_1 = allocated9 & tag9 == line_1; // texelFetch.ts:188
+  wire found_or_37 = allocated8_and_tag8_eq_line_1 | allocated9_and_tag9_eq_line_1; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_1 = allocated10 & tag10 == line_1; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_1 = allocated11 & tag11 == line_1; // texelFetch.ts:188
+  wire found_or_38 = allocated10_and_tag10_eq_line_1 | allocated11_and_tag11_eq_line_1; // texelFetch.ts:188
   wire found_or_39 = found_or_37 | found_or_38; // texelFetch.ts:188
-  wire in_ready_and_49 = allocated12 & tag12 == line_1; // texelFetch.ts:188
-  wire in_ready_and_50 = allocated13 & tag13 == line_1; // texelFetch.ts:188
-  wire found_or_40 = in_ready_and_49 | in_ready_and_50; // texelFetch.ts:188
-  wire in_ready_and_51 = allocated14 & tag14 == line_1; // texelFetch.ts:188
-  wire in_ready_and_52 = allocated15 & tag15 == line_1; // texelFetch.ts:188
-  wire found_or_41 = in_ready_and_51 | in_ready_and_52; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_1 = allocated12 & tag12 == line_1; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_1 = allocated13 & tag13 == line_1; // texelFetch.ts:188
+  wire found_or_40 = allocated12_and_tag12_eq_line_1 | allocated13_and_tag13_eq_line_1; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_1 = allocated14 & tag14 == line_1; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_1 = allocated15 & tag15 == line_1; // texelFetch.ts:188
+  wire found_or_41 = allocated14_and_tag14_eq_line_1 | allocated15_and_tag15_eq_line_1; // texelFetch.ts:188
   wire found_or_42 = found_or_40 | found_or_41; // texelFetch.ts:188
   wire found_or_43 = found_or_39 | found_or_42; // texelFetch.ts:188
   wire found_or_44 = found_or_36 | found_or_43; // texelFetch.ts:188
-  wire in_ready_and_53 = allocated16 & tag16 == line_1; // texelFetch.ts:188
-  wire in_ready_and_54 = allocated17 & tag17 == line_1; // texelFetch.ts:188
-  wire found_or_45 = in_ready_and_53 | in_ready_and_54; // texelFetch.ts:188
-  wire in_ready_and_55 = allocated18 & tag18 == line_1; // texelFetch.ts:188
-  wire in_ready_and_56 = allocated19 & tag19 == line_1; // texelFetch.ts:188
-  wire found_or_46 = in_ready_and_55 | in_ready_and_56; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_1 = allocated16 & tag16 == line_1; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_1 = allocated17 & tag17 == line_1; // texelFetch.ts:188
+  wire found_or_45 = allocated16_and_tag16_eq_line_1 | allocated17_and_tag17_eq_line_1; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_1 = allocated18 & tag18 == line_1; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_1 = allocated19 & tag19 == line_1; // texelFetch.ts:188
+  wire found_or_46 = allocated18_and_tag18_eq_line_1 | allocated19_and_tag19_eq_line_1; // texelFetch.ts:188
   wire found_or_47 = found_or_45 | found_or_46; // texelFetch.ts:188
-  wire in_ready_and_57 = allocated20 & tag20 == line_1; // texelFetch.ts:188
-  wire in_ready_and_58 = allocated21 & tag21 == line_1; // texelFetch.ts:188
-  wire found_or_48 = in_ready_and_57 | in_ready_and_58; // texelFetch.ts:188
-  wire in_ready_and_59 = allocated22 & tag22 == line_1; // texelFetch.ts:188
-  wire in_ready_and_60 = allocated23 & tag23 == line_1; // texelFetch.ts:188
-  wire found_or_49 = in_ready_and_59 | in_ready_and_60; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_1 = allocated20 & tag20 == line_1; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_1 = allocated21 & tag21 == line_1; // texelFetch.ts:188
+  wire found_or_48 = allocated20_and_tag20_eq_line_1 | allocated21_and_tag21_eq_line_1; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_1 = allocated22 & tag22 == line_1; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_1 = allocated23 & tag23 == line_1; // texelFetch.ts:188
+  wire found_or_49 = allocated22_and_tag22_eq_line_1 | allocated23_and_tag23_eq_line_1; // texelFetch.ts:188
   wire found_or_50 = found_or_48 | found_or_49; // texelFetch.ts:188
   wire found_or_51 = found_or_47 | found_or_50; // texelFetch.ts:188
-  wire in_ready_and_61 = allocated24 & tag24 == line_1; // texelFetch.ts:188
-  wire in_ready_and_62 = allocated25 & tag25 == line_1; // texelFetch.ts:188
-  wire found_or_52 = in_ready_and_61 | in_ready_and_62; // texelFetch.ts:188
-  wire in_ready_and_63 = allocated26 & tag26 == line_1; // texelFetch.ts:188
-  wire in_ready_and_64 = allocated27 & tag27 == line_1; // texelFetch.ts:188
-  wire found_or_53 = in_ready_and_63 | in_ready_and_64; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_1 = allocated24 & tag24 == line_1; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_1 = allocated25 & tag25 == line_1; // texelFetch.ts:188
+  wire found_or_52 = allocated24_and_tag24_eq_line_1 | allocated25_and_tag25_eq_line_1; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_1 = allocated26 & tag26 == line_1; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_1 = allocated27 & tag27 == line_1; // texelFetch.ts:188
+  wire found_or_53 = allocated26_and_tag26_eq_line_1 | allocated27_and_tag27_eq_line_1; // texelFetch.ts:188
   wire found_or_54 = found_or_52 | found_or_53; // texelFetch.ts:188
-  wire in_ready_and_65 = allocated28 & tag28 == line_1; // texelFetch.ts:188
-  wire in_ready_and_66 = allocated29 & tag29 == line_1; // texelFetch.ts:188
-  wire found_or_55 = in_ready_and_65 | in_ready_and_66; // texelFetch.ts:188
-  wire in_ready_and_67 = allocated30 & tag30 == line_1; // texelFetch.ts:188
-  wire in_ready_and_68 = allocated31 & tag31 == line_1; // texelFetch.ts:188
-  wire found_or_56 = in_ready_and_67 | in_ready_and_68; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_1 = allocated28 & tag28 == line_1; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_1 = allocated29 & tag29 == line_1; // texelFetch.ts:188
+  wire found_or_55 = allocated28_and_tag28_eq_line_1 | allocated29_and_tag29_eq_line_1; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_1 = allocated30 & tag30 == line_1; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_1 = allocated31 & tag31 == line_1; // texelFetch.ts:188
+  wire found_or_56 = allocated30_and_tag30_eq_line_1 | allocated31_and_tag31_eq_line_1; // texelFetch.ts:188
   wire found_or_57 = found_or_55 | found_or_56; // texelFetch.ts:188
   wire found_or_58 = found_or_54 | found_or_57; // texelFetch.ts:188
   wire found_or_59 = found_or_51 | found_or_58; // texelFetch.ts:188
   wire found_1 = found_or_44 | found_or_59; // texelFetch.ts:188
-  wire in_ready_and_69 = in_valid & needed_1 & ~resolved1 & ~found_1; // texelFetch.ts:203
-  wire first_or = in_ready_and_34 | in_ready_and_69; // texelFetch.ts:210
+  wire in_valid_and_needed_1_and_not_resolved1_and_not_found_1 = in_valid & needed_1 & ~resolved1 & ~found_1; // texelFetch.ts:203
+  wire first_or = in_valid_and_needed_and_not_resolved0_and_not_found | in_valid_and_needed_1_and_not_resolved1_and_not_found_1; // texelFetch.ts:210
   wire needed_2 = in_needed[2]; // texelFetch.ts:192
   wire [15:0] line_2 = in_addr_2[17:2]; // texelFetch.ts:187
-  wire in_ready_and_72 = allocated0 & tag0 == line_2; // texelFetch.ts:188
-  wire in_ready_and_73 = allocated1 & tag1 == line_2; // texelFetch.ts:188
-  wire found_or_60 = in_ready_and_72 | in_ready_and_73; // texelFetch.ts:188
-  wire in_ready_and_74 = allocated2 & tag2 == line_2; // texelFetch.ts:188
-  wire in_ready_and_75 = allocated3 & tag3 == line_2; // texelFetch.ts:188
-  wire found_or_61 = in_ready_and_74 | in_ready_and_75; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_2 = allocated0 & tag0 == line_2; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_2 = allocated1 & tag1 == line_2; // texelFetch.ts:188
+  wire found_or_60 = allocated0_and_tag0_eq_line_2 | allocated1_and_tag1_eq_line_2; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_2 = allocated2 & tag2 == line_2; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_2 = allocated3 & tag3 == line_2; // texelFetch.ts:188
+  wire found_or_61 = allocated2_and_tag2_eq_line_2 | allocated3_and_tag3_eq_line_2; // texelFetch.ts:188
   wire found_or_62 = found_or_60 | found_or_61; // texelFetch.ts:188
-  wire in_ready_and_76 = allocated4 & tag4 == line_2; // texelFetch.ts:188
-  wire in_ready_and_77 = allocated5 & tag5 == line_2; // texelFetch.ts:188
-  wire found_or_63 = in_ready_and_76 | in_ready_and_77; // texelFetch.ts:188
-  wire in_ready_and_78 = allocated6 & tag6 == line_2; // texelFetch.ts:188
-  wire in_ready_and_79 = allocated7 & tag7 == line_2; // texelFetch.ts:188
-  wire found_or_64 = in_ready_and_78 | in_ready_and_79; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_2 = allocated4 & tag4 == line_2; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_2 = allocated5 & tag5 == line_2; // texelFetch.ts:188
+  wire found_or_63 = allocated4_and_tag4_eq_line_2 | allocated5_and_tag5_eq_line_2; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_2 = allocated6 & tag6 == line_2; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_2 = allocated7 & tag7 == line_2; // texelFetch.ts:188
+  wire found_or_64 = allocated6_and_tag6_eq_line_2 | allocated7_and_tag7_eq_line_2; // texelFetch.ts:188
   wire found_or_65 = found_or_63 | found_or_64; // texelFetch.ts:188
   wire found_or_66 = found_or_62 | found_or_65; // texelFetch.ts:188
-  wire in_ready_and_80 = allocated8 & tag8 == line_2; // texelFetch.ts:188
-  wire in_ready_and_81 = allocated9 & tag9 == line_2; // texelFetch.ts:188
-  wire found_or_67 = in_ready_and_80 | in_ready_and_81; // texelFetch.ts:188
-  wire in_ready_and_82 = allocated10 & tag10 == line_2; // texelFetch.ts:188
-  wire in_ready_and_83 = allocated11 & tag11 == line_2; // texelFetch.ts:188
-  wire found_or_68 = in_ready_and_82 | in_ready_and_83; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_2 = allocated8 & tag8 == line_2; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_2 = allocated9 & tag9 == line_2; // texelFetch.ts:188
+  wire found_or_67 = allocated8_and_tag8_eq_line_2 | allocated9_and_tag9_eq_line_2; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_2 = allocated10 & tag10 == line_2; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_2 = allocated11 & tag11 == line_2; // texelFetch.ts:188
+  wire found_or_68 = allocated10_and_tag10_eq_line_2 | allocated11_and_tag11_eq_line_2; // texelFetch.ts:188
   wire found_or_69 = found_or_67 | found_or_68; // texelFetch.ts:188
-  wire in_ready_and_84 = allocated12 & tag12 == line_2; // texelFetch.ts:188
-  wire in_ready_and_85 = allocated13 & tag13 == line_2; // texelFetch.ts:188
-  wire found_or_70 = in_ready_and_84 | in_ready_and_85; // texelFetch.ts:188
-  wire in_ready_and_86 = allocated14 & tag14 == line_2; // texelFetch.ts:188
-  wire in_ready_and_87 = allocated15 & tag15 == line_2; // texelFetch.ts:188
-  wire found_or_71 = in_ready_and_86 | in_ready_and_87; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_2 = allocated12 & tag12 == line_2; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_2 = allocated13 & tag13 == line_2; // texelFetch.ts:188
+  wire found_or_70 = allocated12_and_tag12_eq_line_2 | allocated13_and_tag13_eq_line_2; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_2 = allocated14 & tag14 == line_2; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_2 = allocated15 & tag15 == line_2; // texelFetch.ts:188
+  wire found_or_71 = allocated14_and_tag14_eq_line_2 | allocated15_and_tag15_eq_line_2; // texelFetch.ts:188
   wire found_or_72 = found_or_70 | found_or_71; // texelFetch.ts:188
   wire found_or_73 = found_or_69 | found_or_72; // texelFetch.ts:188
   wire found_or_74 = found_or_66 | found_or_73; // texelFetch.ts:188
-  wire in_ready_and_88 = allocated16 & tag16 == line_2; // texelFetch.ts:188
-  wire in_ready_and_89 = allocated17 & tag17 == line_2; // texelFetch.ts:188
-  wire found_or_75 = in_ready_and_88 | in_ready_and_89; // texelFetch.ts:188
-  wire in_ready_and_90 = allocated18 & tag18 == line_2; // texelFetch.ts:188
-  wire in_ready_and_91 = allocated19 & tag19 == line_2; // texelFetch.ts:188
-  wire found_or_76 = in_ready_and_90 | in_ready_and_91; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_2 = allocated16 & tag16 == line_2; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_2 = allocated17 & tag17 == line_2; // texelFetch.ts:188
+  wire found_or_75 = allocated16_and_tag16_eq_line_2 | allocated17_and_tag17_eq_line_2; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_2 = allocated18 & tag18 == line_2; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_2 = allocated19 & tag19 == line_2; // texelFetch.ts:188
+  wire found_or_76 = allocated18_and_tag18_eq_line_2 | allocated19_and_tag19_eq_line_2; // texelFetch.ts:188
   wire found_or_77 = found_or_75 | found_or_76; // texelFetch.ts:188
-  wire in_ready_and_92 = allocated20 & tag20 == line_2; // texelFetch.ts:188
-  wire in_ready_and_93 = allocated21 & tag21 == line_2; // texelFetch.ts:188
-  wire found_or_78 = in_ready_and_92 | in_ready_and_93; // texelFetch.ts:188
-  wire in_ready_and_94 = allocated22 & tag22 == line_2; // texelFetch.ts:188
-  wire in_ready_and_95 = allocated23 & tag23 == line_2; // texelFetch.ts:188
-  wire found_or_79 = in_ready_and_94 | in_ready_and_95; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_2 = allocated20 & tag20 == line_2; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_2 = allocated21 & tag21 == line_2; // texelFetch.ts:188
+  wire found_or_78 = allocated20_and_tag20_eq_line_2 | allocated21_and_tag21_eq_line_2; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_2 = allocated22 & tag22 == line_2; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_2 = allocated23 & tag23 == line_2; // texelFetch.ts:188
+  wire found_or_79 = allocated22_and_tag22_eq_line_2 | allocated23_and_tag23_eq_line_2; // texelFetch.ts:188
   wire found_or_80 = found_or_78 | found_or_79; // texelFetch.ts:188
   wire found_or_81 = found_or_77 | found_or_80; // texelFetch.ts:188
-  wire in_ready_and_96 = allocated24 & tag24 == line_2; // texelFetch.ts:188
-  wire in_ready_and_97 = allocated25 & tag25 == line_2; // texelFetch.ts:188
-  wire found_or_82 = in_ready_and_96 | in_ready_and_97; // texelFetch.ts:188
-  wire in_ready_and_98 = allocated26 & tag26 == line_2; // texelFetch.ts:188
-  wire in_ready_and_99 = allocated27 & tag27 == line_2; // texelFetch.ts:188
-  wire found_or_83 = in_ready_and_98 | in_ready_and_99; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_2 = allocated24 & tag24 == line_2; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_2 = allocated25 & tag25 == line_2; // texelFetch.ts:188
+  wire found_or_82 = allocated24_and_tag24_eq_line_2 | allocated25_and_tag25_eq_line_2; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_2 = allocated26 & tag26 == line_2; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_2 = allocated27 & tag27 == line_2; // texelFetch.ts:188
+  wire found_or_83 = allocated26_and_tag26_eq_line_2 | allocated27_and_tag27_eq_line_2; // texelFetch.ts:188
   wire found_or_84 = found_or_82 | found_or_83; // texelFetch.ts:188
-  wire in_ready_and_100 = allocated28 & tag28 == line_2; // texelFetch.ts:188
-  wire in_ready_and_101 = allocated29 & tag29 == line_2; // texelFetch.ts:188
-  wire found_or_85 = in_ready_and_100 | in_ready_and_101; // texelFetch.ts:188
-  wire in_ready_and_102 = allocated30 & tag30 == line_2; // texelFetch.ts:188
-  wire in_ready_and_103 = allocated31 & tag31 == line_2; // texelFetch.ts:188
-  wire found_or_86 = in_ready_and_102 | in_ready_and_103; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_2 = allocated28 & tag28 == line_2; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_2 = allocated29 & tag29 == line_2; // texelFetch.ts:188
+  wire found_or_85 = allocated28_and_tag28_eq_line_2 | allocated29_and_tag29_eq_line_2; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_2 = allocated30 & tag30 == line_2; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_2 = allocated31 & tag31 == line_2; // texelFetch.ts:188
+  wire found_or_86 = allocated30_and_tag30_eq_line_2 | allocated31_and_tag31_eq_line_2; // texelFetch.ts:188
   wire found_or_87 = found_or_85 | found_or_86; // texelFetch.ts:188
   wire found_or_88 = found_or_84 | found_or_87; // texelFetch.ts:188
   wire found_or_89 = found_or_81 | found_or_88; // texelFetch.ts:188
   wire found_2 = found_or_74 | found_or_89; // texelFetch.ts:188
-  wire in_ready_and_104 = in_valid & needed_2 & ~resolved2 & ~found_2; // texelFetch.ts:203
+  wire in_valid_and_needed_2_and_not_resolved2_and_not_found_2 = in_valid & needed_2 & ~resolved2 & ~found_2; // texelFetch.ts:203
   wire needed_3 = in_needed[3]; // texelFetch.ts:192
   wire [15:0] line_3 = in_addr_3[17:2]; // texelFetch.ts:187
-  wire in_ready_and_107 = allocated0 & tag0 == line_3; // texelFetch.ts:188
-  wire in_ready_and_108 = allocated1 & tag1 == line_3; // texelFetch.ts:188
-  wire found_or_90 = in_ready_and_107 | in_ready_and_108; // texelFetch.ts:188
-  wire in_ready_and_109 = allocated2 & tag2 == line_3; // texelFetch.ts:188
-  wire in_ready_and_110 = allocated3 & tag3 == line_3; // texelFetch.ts:188
-  wire found_or_91 = in_ready_and_109 | in_ready_and_110; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_3 = allocated0 & tag0 == line_3; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_3 = allocated1 & tag1 == line_3; // texelFetch.ts:188
+  wire found_or_90 = allocated0_and_tag0_eq_line_3 | allocated1_and_tag1_eq_line_3; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_3 = allocated2 & tag2 == line_3; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_3 = allocated3 & tag3 == line_3; // texelFetch.ts:188
+  wire found_or_91 = allocated2_and_tag2_eq_line_3 | allocated3_and_tag3_eq_line_3; // texelFetch.ts:188
   wire found_or_92 = found_or_90 | found_or_91; // texelFetch.ts:188
-  wire in_ready_and_111 = allocated4 & tag4 == line_3; // texelFetch.ts:188
-  wire in_ready_and_112 = allocated5 & tag5 == line_3; // texelFetch.ts:188
-  wire found_or_93 = in_ready_and_111 | in_ready_and_112; // texelFetch.ts:188
-  wire in_ready_and_113 = allocated6 & tag6 == line_3; // texelFetch.ts:188
-  wire in_ready_and_114 = allocated7 & tag7 == line_3; // texelFetch.ts:188
-  wire found_or_94 = in_ready_and_113 | in_ready_and_114; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_3 = allocated4 & tag4 == line_3; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_3 = allocated5 & tag5 == line_3; // texelFetch.ts:188
+  wire found_or_93 = allocated4_and_tag4_eq_line_3 | allocated5_and_tag5_eq_line_3; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_3 = allocated6 & tag6 == line_3; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_3 = allocated7 & tag7 == line_3; // texelFetch.ts:188
+  wire found_or_94 = allocated6_and_tag6_eq_line_3 | allocated7_and_tag7_eq_line_3; // texelFetch.ts:188
   wire found_or_95 = found_or_93 | found_or_94; // texelFetch.ts:188
   wire found_or_96 = found_or_92 | found_or_95; // texelFetch.ts:188
-  wire in_ready_and_115 = allocated8 & tag8 == line_3; // texelFetch.ts:188
-  wire in_ready_and_116 = allocated9 & tag9 == line_3; // texelFetch.ts:188
-  wire found_or_97 = in_ready_and_115 | in_ready_and_116; // texelFetch.ts:188
-  wire in_ready_and_117 = allocated10 & tag10 == line_3; // texelFetch.ts:188
-  wire in_ready_and_118 = allocated11 & tag11 == line_3; // texelFetch.ts:188
-  wire found_or_98 = in_ready_and_117 | in_ready_and_118; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_3 = allocated8 & tag8 == line_3; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_3 = allocated9 & tag9 == line_3; // texelFetch.ts:188
+  wire found_or_97 = allocated8_and_tag8_eq_line_3 | allocated9_and_tag9_eq_line_3; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_3 = allocated10 & tag10 == line_3; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_3 = allocated11 & tag11 == line_3; // texelFetch.ts:188
+  wire found_or_98 = allocated10_and_tag10_eq_line_3 | allocated11_and_tag11_eq_line_3; // texelFetch.ts:188
   wire found_or_99 = found_or_97 | found_or_98; // texelFetch.ts:188
-  wire in_ready_and_119 = allocated12 & tag12 == line_3; // texelFetch.ts:188
-  wire in_ready_and_120 = allocated13 & tag13 == line_3; // texelFetch.ts:188
-  wire found_or_100 = in_ready_and_119 | in_ready_and_120; // texelFetch.ts:188
-  wire in_ready_and_121 = allocated14 & tag14 == line_3; // texelFetch.ts:188
-  wire in_ready_and_122 = allocated15 & tag15 == line_3; // texelFetch.ts:188
-  wire found_or_101 = in_ready_and_121 | in_ready_and_122; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_3 = allocated12 & tag12 == line_3; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_3 = allocated13 & tag13 == line_3; // texelFetch.ts:188
+  wire found_or_100 = allocated12_and_tag12_eq_line_3 | allocated13_and_tag13_eq_line_3; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_3 = allocated14 & tag14 == line_3; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_3 = allocated15 & tag15 == line_3; // texelFetch.ts:188
+  wire found_or_101 = allocated14_and_tag14_eq_line_3 | allocated15_and_tag15_eq_line_3; // texelFetch.ts:188
   wire found_or_102 = found_or_100 | found_or_101; // texelFetch.ts:188
   wire found_or_103 = found_or_99 | found_or_102; // texelFetch.ts:188
   wire found_or_104 = found_or_96 | found_or_103; // texelFetch.ts:188
-  wire in_ready_and_123 = allocated16 & tag16 == line_3; // texelFetch.ts:188
-  wire in_ready_and_124 = allocated17 & tag17 == line_3; // texelFetch.ts:188
-  wire found_or_105 = in_ready_and_123 | in_ready_and_124; // texelFetch.ts:188
-  wire in_ready_and_125 = allocated18 & tag18 == line_3; // texelFetch.ts:188
-  wire in_ready_and_126 = allocated19 & tag19 == line_3; // texelFetch.ts:188
-  wire found_or_106 = in_ready_and_125 | in_ready_and_126; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_3 = allocated16 & tag16 == line_3; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_3 = allocated17 & tag17 == line_3; // texelFetch.ts:188
+  wire found_or_105 = allocated16_and_tag16_eq_line_3 | allocated17_and_tag17_eq_line_3; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_3 = allocated18 & tag18 == line_3; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_3 = allocated19 & tag19 == line_3; // texelFetch.ts:188
+  wire found_or_106 = allocated18_and_tag18_eq_line_3 | allocated19_and_tag19_eq_line_3; // texelFetch.ts:188
   wire found_or_107 = found_or_105 | found_or_106; // texelFetch.ts:188
-  wire in_ready_and_127 = allocated20 & tag20 == line_3; // texelFetch.ts:188
-  wire in_ready_and_128 = allocated21 & tag21 == line_3; // texelFetch.ts:188
-  wire found_or_108 = in_ready_and_127 | in_ready_and_128; // texelFetch.ts:188
-  wire in_ready_and_129 = allocated22 & tag22 == line_3; // texelFetch.ts:188
-  wire in_ready_and_130 = allocated23 & tag23 == line_3; // texelFetch.ts:188
-  wire found_or_109 = in_ready_and_129 | in_ready_and_130; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_3 = allocated20 & tag20 == line_3; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_3 = allocated21 & tag21 == line_3; // texelFetch.ts:188
+  wire found_or_108 = allocated20_and_tag20_eq_line_3 | allocated21_and_tag21_eq_line_3; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_3 = allocated22 & tag22 == line_3; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_3 = allocated23 & tag23 == line_3; // texelFetch.ts:188
+  wire found_or_109 = allocated22_and_tag22_eq_line_3 | allocated23_and_tag23_eq_line_3; // texelFetch.ts:188
   wire found_or_110 = found_or_108 | found_or_109; // texelFetch.ts:188
   wire found_or_111 = found_or_107 | found_or_110; // texelFetch.ts:188
-  wire in_ready_and_131 = allocated24 & tag24 == line_3; // texelFetch.ts:188
-  wire in_ready_and_132 = allocated25 & tag25 == line_3; // texelFetch.ts:188
-  wire found_or_112 = in_ready_and_131 | in_ready_and_132; // texelFetch.ts:188
-  wire in_ready_and_133 = allocated26 & tag26 == line_3; // texelFetch.ts:188
-  wire in_ready_and_134 = allocated27 & tag27 == line_3; // texelFetch.ts:188
-  wire found_or_113 = in_ready_and_133 | in_ready_and_134; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_3 = allocated24 & tag24 == line_3; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_3 = allocated25 & tag25 == line_3; // texelFetch.ts:188
+  wire found_or_112 = allocated24_and_tag24_eq_line_3 | allocated25_and_tag25_eq_line_3; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_3 = allocated26 & tag26 == line_3; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_3 = allocated27 & tag27 == line_3; // texelFetch.ts:188
+  wire found_or_113 = allocated26_and_tag26_eq_line_3 | allocated27_and_tag27_eq_line_3; // texelFetch.ts:188
   wire found_or_114 = found_or_112 | found_or_113; // texelFetch.ts:188
-  wire in_ready_and_135 = allocated28 & tag28 == line_3; // texelFetch.ts:188
-  wire in_ready_and_136 = allocated29 & tag29 == line_3; // texelFetch.ts:188
-  wire found_or_115 = in_ready_and_135 | in_ready_and_136; // texelFetch.ts:188
-  wire in_ready_and_137 = allocated30 & tag30 == line_3; // texelFetch.ts:188
-  wire in_ready_and_138 = allocated31 & tag31 == line_3; // texelFetch.ts:188
-  wire found_or_116 = in_ready_and_137 | in_ready_and_138; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_3 = allocated28 & tag28 == line_3; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_3 = allocated29 & tag29 == line_3; // texelFetch.ts:188
+  wire found_or_115 = allocated28_and_tag28_eq_line_3 | allocated29_and_tag29_eq_line_3; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_3 = allocated30 & tag30 == line_3; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_3 = allocated31 & tag31 == line_3; // texelFetch.ts:188
+  wire found_or_116 = allocated30_and_tag30_eq_line_3 | allocated31_and_tag31_eq_line_3; // texelFetch.ts:188
   wire found_or_117 = found_or_115 | found_or_116; // texelFetch.ts:188
   wire found_or_118 = found_or_114 | found_or_117; // texelFetch.ts:188
   wire found_or_119 = found_or_111 | found_or_118; // texelFetch.ts:188
   wire found_3 = found_or_104 | found_or_119; // texelFetch.ts:188
-  wire in_ready_and_139 = in_valid & needed_3 & ~resolved3 & ~found_3; // texelFetch.ts:203
-  wire first_or_1 = in_ready_and_104 | in_ready_and_139; // texelFetch.ts:210
+  wire in_valid_and_needed_3_and_not_resolved3_and_not_found_3 = in_valid & needed_3 & ~resolved3 & ~found_3; // texelFetch.ts:203
+  wire first_or_1 = in_valid_and_needed_2_and_not_resolved2_and_not_found_2 | in_valid_and_needed_3_and_not_resolved3_and_not_found_3; // texelFetch.ts:210
   wire first_or_2 = first_or | first_or_1; // texelFetch.ts:210
   wire needed_4 = in_needed[4]; // texelFetch.ts:192
   wire [15:0] line_4 = in_addr_4[17:2]; // texelFetch.ts:187
-  wire in_ready_and_142 = allocated0 & tag0 == line_4; // texelFetch.ts:188
-  wire in_ready_and_143 = allocated1 & tag1 == line_4; // texelFetch.ts:188
-  wire found_or_120 = in_ready_and_142 | in_ready_and_143; // texelFetch.ts:188
-  wire in_ready_and_144 = allocated2 & tag2 == line_4; // texelFetch.ts:188
-  wire in_ready_and_145 = allocated3 & tag3 == line_4; // texelFetch.ts:188
-  wire found_or_121 = in_ready_and_144 | in_ready_and_145; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_4 = allocated0 & tag0 == line_4; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_4 = allocated1 & tag1 == line_4; // texelFetch.ts:188
+  wire found_or_120 = allocated0_and_tag0_eq_line_4 | allocated1_and_tag1_eq_line_4; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_4 = allocated2 & tag2 == line_4; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_4 = allocated3 & tag3 == line_4; // texelFetch.ts:188
+  wire found_or_121 = allocated2_and_tag2_eq_line_4 | allocated3_and_tag3_eq_line_4; // texelFetch.ts:188
   wire found_or_122 = found_or_120 | found_or_121; // texelFetch.ts:188
-  wire in_ready_and_146 = allocated4 & tag4 == line_4; // texelFetch.ts:188
-  wire in_ready_and_147 = allocated5 & tag5 == line_4; // texelFetch.ts:188
-  wire found_or_123 = in_ready_and_146 | in_ready_and_147; // texelFetch.ts:188
-  wire in_ready_and_148 = allocated6 & tag6 == line_4; // texelFetch.ts:188
-  wire in_ready_and_149 = allocated7 & tag7 == line_4; // texelFetch.ts:188
-  wire found_or_124 = in_ready_and_148 | in_ready_and_149; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_4 = allocated4 & tag4 == line_4; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_4 = allocated5 & tag5 == line_4; // texelFetch.ts:188
+  wire found_or_123 = allocated4_and_tag4_eq_line_4 | allocated5_and_tag5_eq_line_4; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_4 = allocated6 & tag6 == line_4; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_4 = allocated7 & tag7 == line_4; // texelFetch.ts:188
+  wire found_or_124 = allocated6_and_tag6_eq_line_4 | allocated7_and_tag7_eq_line_4; // texelFetch.ts:188
   wire found_or_125 = found_or_123 | found_or_124; // texelFetch.ts:188
   wire found_or_126 = found_or_122 | found_or_125; // texelFetch.ts:188
-  wire in_ready_and_150 = allocated8 & tag8 == line_4; // texelFetch.ts:188
-  wire in_ready_and_151 = allocated9 & tag9 == line_4; // texelFetch.ts:188
-  wire found_or_127 = in_ready_and_150 | in_ready_and_151; // texelFetch.ts:188
-  wire in_ready_and_152 = allocated10 & tag10 == line_4; // texelFetch.ts:188
-  wire in_ready_and_153 = allocated11 & tag11 == line_4; // texelFetch.ts:188
-  wire found_or_128 = in_ready_and_152 | in_ready_and_153; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_4 = allocated8 & tag8 == line_4; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_4 = allocated9 & tag9 == line_4; // texelFetch.ts:188
+  wire found_or_127 = allocated8_and_tag8_eq_line_4 | allocated9_and_tag9_eq_line_4; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_4 = allocated10 & tag10 == line_4; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_4 = allocated11 & tag11 == line_4; // texelFetch.ts:188
+  wire found_or_128 = allocated10_and_tag10_eq_line_4 | allocated11_and_tag11_eq_line_4; // texelFetch.ts:188
   wire found_or_129 = found_or_127 | found_or_128; // texelFetch.ts:188
-  wire in_ready_and_154 = allocated12 & tag12 == line_4; // texelFetch.ts:188
-  wire in_ready_and_155 = allocated13 & tag13 == line_4; // texelFetch.ts:188
-  wire found_or_130 = in_ready_and_154 | in_ready_and_155; // texelFetch.ts:188
-  wire in_ready_and_156 = allocated14 & tag14 == line_4; // texelFetch.ts:188
-  wire in_ready_and_157 = allocated15 & tag15 == line_4; // texelFetch.ts:188
-  wire found_or_131 = in_ready_and_156 | in_ready_and_157; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_4 = allocated12 & tag12 == line_4; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_4 = allocated13 & tag13 == line_4; // texelFetch.ts:188
+  wire found_or_130 = allocated12_and_tag12_eq_line_4 | allocated13_and_tag13_eq_line_4; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_4 = allocated14 & tag14 == line_4; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_4 = allocated15 & tag15 == line_4; // texelFetch.ts:188
+  wire found_or_131 = allocated14_and_tag14_eq_line_4 | allocated15_and_tag15_eq_line_4; // texelFetch.ts:188
   wire found_or_132 = found_or_130 | found_or_131; // texelFetch.ts:188
   wire found_or_133 = found_or_129 | found_or_132; // texelFetch.ts:188
   wire found_or_134 = found_or_126 | found_or_133; // texelFetch.ts:188
-  wire in_ready_and_158 = allocated16 & tag16 == line_4; // texelFetch.ts:188
-  wire in_ready_and_159 = allocated17 & tag17 == line_4; // texelFetch.ts:188
-  wire found_or_135 = in_ready_and_158 | in_ready_and_159; // texelFetch.ts:188
-  wire in_ready_and_160 = allocated18 & tag18 == line_4; // texelFetch.ts:188
-  wire in_ready_and_161 = allocated19 & tag19 == line_4; // texelFetch.ts:188
-  wire found_or_136 = in_ready_and_160 | in_ready_and_161; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_4 = allocated16 & tag16 == line_4; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_4 = allocated17 & tag17 == line_4; // texelFetch.ts:188
+  wire found_or_135 = allocated16_and_tag16_eq_line_4 | allocated17_and_tag17_eq_line_4; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_4 = allocated18 & tag18 == line_4; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_4 = allocated19 & tag19 == line_4; // texelFetch.ts:188
+  wire found_or_136 = allocated18_and_tag18_eq_line_4 | allocated19_and_tag19_eq_line_4; // texelFetch.ts:188
   wire found_or_137 = found_or_135 | found_or_136; // texelFetch.ts:188
-  wire in_ready_and_162 = allocated20 & tag20 == line_4; // texelFetch.ts:188
-  wire in_ready_and_163 = allocated21 & tag21 == line_4; // texelFetch.ts:188
-  wire found_or_138 = in_ready_and_162 | in_ready_and_163; // texelFetch.ts:188
-  wire in_ready_and_164 = allocated22 & tag22 == line_4; // texelFetch.ts:188
-  wire in_ready_and_165 = allocated23 & tag23 == line_4; // texelFetch.ts:188
-  wire found_or_139 = in_ready_and_164 | in_ready_and_165; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_4 = allocated20 & tag20 == line_4; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_4 = allocated21 & tag21 == line_4; // texelFetch.ts:188
+  wire found_or_138 = allocated20_and_tag20_eq_line_4 | allocated21_and_tag21_eq_line_4; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_4 = allocated22 & tag22 == line_4; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_4 = allocated23 & tag23 == line_4; // texelFetch.ts:188
+  wire found_or_139 = allocated22_and_tag22_eq_line_4 | allocated23_and_tag23_eq_line_4; // texelFetch.ts:188
   wire found_or_140 = found_or_138 | found_or_139; // texelFetch.ts:188
   wire found_or_141 = found_or_137 | found_or_140; // texelFetch.ts:188
-  wire in_ready_and_166 = allocated24 & tag24 == line_4; // texelFetch.ts:188
-  wire in_ready_and_167 = allocated25 & tag25 == line_4; // texelFetch.ts:188
-  wire found_or_142 = in_ready_and_166 | in_ready_and_167; // texelFetch.ts:188
-  wire in_ready_and_168 = allocated26 & tag26 == line_4; // texelFetch.ts:188
-  wire in_ready_and_169 = allocated27 & tag27 == line_4; // texelFetch.ts:188
-  wire found_or_143 = in_ready_and_168 | in_ready_and_169; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_4 = allocated24 & tag24 == line_4; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_4 = allocated25 & tag25 == line_4; // texelFetch.ts:188
+  wire found_or_142 = allocated24_and_tag24_eq_line_4 | allocated25_and_tag25_eq_line_4; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_4 = allocated26 & tag26 == line_4; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_4 = allocated27 & tag27 == line_4; // texelFetch.ts:188
+  wire found_or_143 = allocated26_and_tag26_eq_line_4 | allocated27_and_tag27_eq_line_4; // texelFetch.ts:188
   wire found_or_144 = found_or_142 | found_or_143; // texelFetch.ts:188
-  wire in_ready_and_170 = allocated28 & tag28 == line_4; // texelFetch.ts:188
-  wire in_ready_and_171 = allocated29 & tag29 == line_4; // texelFetch.ts:188
-  wire found_or_145 = in_ready_and_170 | in_ready_and_171; // texelFetch.ts:188
-  wire in_ready_and_172 = allocated30 & tag30 == line_4; // texelFetch.ts:188
-  wire in_ready_and_173 = allocated31 & tag31 == line_4; // texelFetch.ts:188
-  wire found_or_146 = in_ready_and_172 | in_ready_and_173; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_4 = allocated28 & tag28 == line_4; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_4 = allocated29 & tag29 == line_4; // texelFetch.ts:188
+  wire found_or_145 = allocated28_and_tag28_eq_line_4 | allocated29_and_tag29_eq_line_4; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_4 = allocated30 & tag30 == line_4; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_4 = allocated31 & tag31 == line_4; // texelFetch.ts:188
+  wire found_or_146 = allocated30_and_tag30_eq_line_4 | allocated31_and_tag31_eq_line_4; // texelFetch.ts:188
   wire found_or_147 = found_or_145 | found_or_146; // texelFetch.ts:188
   wire found_or_148 = found_or_144 | found_or_147; // texelFetch.ts:188
   wire found_or_149 = found_or_141 | found_or_148; // texelFetch.ts:188
   wire found_4 = found_or_134 | found_or_149; // texelFetch.ts:188
-  wire in_ready_and_174 = in_valid & needed_4 & ~resolved4 & ~found_4; // texelFetch.ts:203
+  wire in_valid_and_needed_4_and_not_resolved4_and_not_found_4 = in_valid & needed_4 & ~resolved4 & ~found_4; // texelFetch.ts:203
   wire needed_5 = in_needed[5]; // texelFetch.ts:192
   wire [15:0] line_5 = in_addr_5[17:2]; // texelFetch.ts:187
-  wire in_ready_and_177 = allocated0 & tag0 == line_5; // texelFetch.ts:188
-  wire in_ready_and_178 = allocated1 & tag1 == line_5; // texelFetch.ts:188
-  wire found_or_150 = in_ready_and_177 | in_ready_and_178; // texelFetch.ts:188
-  wire in_ready_and_179 = allocated2 & tag2 == line_5; // texelFetch.ts:188
-  wire in_ready_and_180 = allocated3 & tag3 == line_5; // texelFetch.ts:188
-  wire found_or_151 = in_ready_and_179 | in_ready_and_180; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_5 = allocated0 & tag0 == line_5; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_5 = allocated1 & tag1 == line_5; // texelFetch.ts:188
+  wire found_or_150 = allocated0_and_tag0_eq_line_5 | allocated1_and_tag1_eq_line_5; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_5 = allocated2 & tag2 == line_5; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_5 = allocated3 & tag3 == line_5; // texelFetch.ts:188
+  wire found_or_151 = allocated2_and_tag2_eq_line_5 | allocated3_and_tag3_eq_line_5; // texelFetch.ts:188
   wire found_or_152 = found_or_150 | found_or_151; // texelFetch.ts:188
-  wire in_ready_and_181 = allocated4 & tag4 == line_5; // texelFetch.ts:188
-  wire in_ready_and_182 = allocated5 & tag5 == line_5; // texelFetch.ts:188
-  wire found_or_153 = in_ready_and_181 | in_ready_and_182; // texelFetch.ts:188
-  wire in_ready_and_183 = allocated6 & tag6 == line_5; // texelFetch.ts:188
-  wire in_ready_and_184 = allocated7 & tag7 == line_5; // texelFetch.ts:188
-  wire found_or_154 = in_ready_and_183 | in_ready_and_184; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_5 = allocated4 & tag4 == line_5; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_5 = allocated5 & tag5 == line_5; // texelFetch.ts:188
+  wire found_or_153 = allocated4_and_tag4_eq_line_5 | allocated5_and_tag5_eq_line_5; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_5 = allocated6 & tag6 == line_5; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_5 = allocated7 & tag7 == line_5; // texelFetch.ts:188
+  wire found_or_154 = allocated6_and_tag6_eq_line_5 | allocated7_and_tag7_eq_line_5; // texelFetch.ts:188
   wire found_or_155 = found_or_153 | found_or_154; // texelFetch.ts:188
   wire found_or_156 = found_or_152 | found_or_155; // texelFetch.ts:188
-  wire in_ready_and_185 = allocated8 & tag8 == line_5; // texelFetch.ts:188
-  wire in_ready_and_186 = allocated9 & tag9 == line_5; // texelFetch.ts:188
-  wire found_or_157 = in_ready_and_185 | in_ready_and_186; // texelFetch.ts:188
-  wire in_ready_and_187 = allocated10 & tag10 == line_5; // texelFetch.ts:188
-  wire in_ready_and_188 = allocated11 & tag11 == line_5; // texelFetch.ts:188
-  wire found_or_158 = in_ready_and_187 | in_ready_and_188; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_5 = allocated8 & tag8 == line_5; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_5 = allocated9 & tag9 == line_5; // texelFetch.ts:188
+  wire found_or_157 = allocated8_and_tag8_eq_line_5 | allocated9_and_tag9_eq_line_5; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_5 = allocated10 & tag10 == line_5; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_5 = allocated11 & tag11 == line_5; // texelFetch.ts:188
+  wire found_or_158 = allocated10_and_tag10_eq_line_5 | allocated11_and_tag11_eq_line_5; // texelFetch.ts:188
   wire found_or_159 = found_or_157 | found_or_158; // texelFetch.ts:188
-  wire in_ready_and_189 = allocated12 & tag12 == line_5; // texelFetch.ts:188
-  wire in_ready_and_190 = allocated13 & tag13 == line_5; // texelFetch.ts:188
-  wire found_or_160 = in_ready_and_189 | in_ready_and_190; // texelFetch.ts:188
-  wire in_ready_and_191 = allocated14 & tag14 == line_5; // texelFetch.ts:188
-  wire in_ready_and_192 = allocated15 & tag15 == line_5; // texelFetch.ts:188
-  wire found_or_161 = in_ready_and_191 | in_ready_and_192; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_5 = allocated12 & tag12 == line_5; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_5 = allocated13 & tag13 == line_5; // texelFetch.ts:188
+  wire found_or_160 = allocated12_and_tag12_eq_line_5 | allocated13_and_tag13_eq_line_5; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_5 = allocated14 & tag14 == line_5; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_5 = allocated15 & tag15 == line_5; // texelFetch.ts:188
+  wire found_or_161 = allocated14_and_tag14_eq_line_5 | allocated15_and_tag15_eq_line_5; // texelFetch.ts:188
   wire found_or_162 = found_or_160 | found_or_161; // texelFetch.ts:188
   wire found_or_163 = found_or_159 | found_or_162; // texelFetch.ts:188
   wire found_or_164 = found_or_156 | found_or_163; // texelFetch.ts:188
-  wire in_ready_and_193 = allocated16 & tag16 == line_5; // texelFetch.ts:188
-  wire in_ready_and_194 = allocated17 & tag17 == line_5; // texelFetch.ts:188
-  wire found_or_165 = in_ready_and_193 | in_ready_and_194; // texelFetch.ts:188
-  wire in_ready_and_195 = allocated18 & tag18 == line_5; // texelFetch.ts:188
-  wire in_ready_and_196 = allocated19 & tag19 == line_5; // texelFetch.ts:188
-  wire found_or_166 = in_ready_and_195 | in_ready_and_196; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_5 = allocated16 & tag16 == line_5; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_5 = allocated17 & tag17 == line_5; // texelFetch.ts:188
+  wire found_or_165 = allocated16_and_tag16_eq_line_5 | allocated17_and_tag17_eq_line_5; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_5 = allocated18 & tag18 == line_5; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_5 = allocated19 & tag19 == line_5; // texelFetch.ts:188
+  wire found_or_166 = allocated18_and_tag18_eq_line_5 | allocated19_and_tag19_eq_line_5; // texelFetch.ts:188
   wire found_or_167 = found_or_165 | found_or_166; // texelFetch.ts:188
-  wire in_ready_and_197 = allocated20 & tag20 == line_5; // texelFetch.ts:188
-  wire in_ready_and_198 = allocated21 & tag21 == line_5; // texelFetch.ts:188
-  wire found_or_168 = in_ready_and_197 | in_ready_and_198; // texelFetch.ts:188
-  wire in_ready_and_199 = allocated22 & tag22 == line_5; // texelFetch.ts:188
-  wire in_ready_and_200 = allocated23 & tag23 == line_5; // texelFetch.ts:188
-  wire found_or_169 = in_ready_and_199 | in_ready_and_200; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_5 = allocated20 & tag20 == line_5; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_5 = allocated21 & tag21 == line_5; // texelFetch.ts:188
+  wire found_or_168 = allocated20_and_tag20_eq_line_5 | allocated21_and_tag21_eq_line_5; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_5 = allocated22 & tag22 == line_5; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_5 = allocated23 & tag23 == line_5; // texelFetch.ts:188
+  wire found_or_169 = allocated22_and_tag22_eq_line_5 | allocated23_and_tag23_eq_line_5; // texelFetch.ts:188
   wire found_or_170 = found_or_168 | found_or_169; // texelFetch.ts:188
   wire found_or_171 = found_or_167 | found_or_170; // texelFetch.ts:188
-  wire in_ready_and_201 = allocated24 & tag24 == line_5; // texelFetch.ts:188
-  wire in_ready_and_202 = allocated25 & tag25 == line_5; // texelFetch.ts:188
-  wire found_or_172 = in_ready_and_201 | in_ready_and_202; // texelFetch.ts:188
-  wire in_ready_and_203 = allocated26 & tag26 == line_5; // texelFetch.ts:188
-  wire in_ready_and_204 = allocated27 & tag27 == line_5; // texelFetch.ts:188
-  wire found_or_173 = in_ready_and_203 | in_ready_and_204; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_5 = allocated24 & tag24 == line_5; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_5 = allocated25 & tag25 == line_5; // texelFetch.ts:188
+  wire found_or_172 = allocated24_and_tag24_eq_line_5 | allocated25_and_tag25_eq_line_5; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_5 = allocated26 & tag26 == line_5; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_5 = allocated27 & tag27 == line_5; // texelFetch.ts:188
+  wire found_or_173 = allocated26_and_tag26_eq_line_5 | allocated27_and_tag27_eq_line_5; // texelFetch.ts:188
   wire found_or_174 = found_or_172 | found_or_173; // texelFetch.ts:188
-  wire in_ready_and_205 = allocated28 & tag28 == line_5; // texelFetch.ts:188
-  wire in_ready_and_206 = allocated29 & tag29 == line_5; // texelFetch.ts:188
-  wire found_or_175 = in_ready_and_205 | in_ready_and_206; // texelFetch.ts:188
-  wire in_ready_and_207 = allocated30 & tag30 == line_5; // texelFetch.ts:188
-  wire in_ready_and_208 = allocated31 & tag31 == line_5; // texelFetch.ts:188
-  wire found_or_176 = in_ready_and_207 | in_ready_and_208; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_5 = allocated28 & tag28 == line_5; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_5 = allocated29 & tag29 == line_5; // texelFetch.ts:188
+  wire found_or_175 = allocated28_and_tag28_eq_line_5 | allocated29_and_tag29_eq_line_5; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_5 = allocated30 & tag30 == line_5; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_5 = allocated31 & tag31 == line_5; // texelFetch.ts:188
+  wire found_or_176 = allocated30_and_tag30_eq_line_5 | allocated31_and_tag31_eq_line_5; // texelFetch.ts:188
   wire found_or_177 = found_or_175 | found_or_176; // texelFetch.ts:188
   wire found_or_178 = found_or_174 | found_or_177; // texelFetch.ts:188
   wire found_or_179 = found_or_171 | found_or_178; // texelFetch.ts:188
   wire found_5 = found_or_164 | found_or_179; // texelFetch.ts:188
-  wire in_ready_and_209 = in_valid & needed_5 & ~resolved5 & ~found_5; // texelFetch.ts:203
-  wire first_or_3 = in_ready_and_174 | in_ready_and_209; // texelFetch.ts:210
+  wire in_valid_and_needed_5_and_not_resolved5_and_not_found_5 = in_valid & needed_5 & ~resolved5 & ~found_5; // texelFetch.ts:203
+  wire first_or_3 = in_valid_and_needed_4_and_not_resolved4_and_not_found_4 | in_valid_and_needed_5_and_not_resolved5_and_not_found_5; // texelFetch.ts:210
   wire needed_6 = in_needed[6]; // texelFetch.ts:192
   wire [15:0] line_6 = in_addr_6[17:2]; // texelFetch.ts:187
-  wire in_ready_and_212 = allocated0 & tag0 == line_6; // texelFetch.ts:188
-  wire in_ready_and_213 = allocated1 & tag1 == line_6; // texelFetch.ts:188
-  wire found_or_180 = in_ready_and_212 | in_ready_and_213; // texelFetch.ts:188
-  wire in_ready_and_214 = allocated2 & tag2 == line_6; // texelFetch.ts:188
-  wire in_ready_and_215 = allocated3 & tag3 == line_6; // texelFetch.ts:188
-  wire found_or_181 = in_ready_and_214 | in_ready_and_215; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_6 = allocated0 & tag0 == line_6; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_6 = allocated1 & tag1 == line_6; // texelFetch.ts:188
+  wire found_or_180 = allocated0_and_tag0_eq_line_6 | allocated1_and_tag1_eq_line_6; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_6 = allocated2 & tag2 == line_6; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_6 = allocated3 & tag3 == line_6; // texelFetch.ts:188
+  wire found_or_181 = allocated2_and_tag2_eq_line_6 | allocated3_and_tag3_eq_line_6; // texelFetch.ts:188
   wire found_or_182 = found_or_180 | found_or_181; // texelFetch.ts:188
-  wire in_ready_and_216 = allocated4 & tag4 == line_6; // texelFetch.ts:188
-  wire in_ready_and_217 = allocated5 & tag5 == line_6; // texelFetch.ts:188
-  wire found_or_183 = in_ready_and_216 | in_ready_and_217; // texelFetch.ts:188
-  wire in_ready_and_218 = allocated6 & tag6 == line_6; // texelFetch.ts:188
-  wire in_ready_and_219 = allocated7 & tag7 == line_6; // texelFetch.ts:188
-  wire found_or_184 = in_ready_and_218 | in_ready_and_219; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_6 = allocated4 & tag4 == line_6; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_6 = allocated5 & tag5 == line_6; // texelFetch.ts:188
+  wire found_or_183 = allocated4_and_tag4_eq_line_6 | allocated5_and_tag5_eq_line_6; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_6 = allocated6 & tag6 == line_6; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_6 = allocated7 & tag7 == line_6; // texelFetch.ts:188
+  wire found_or_184 = allocated6_and_tag6_eq_line_6 | allocated7_and_tag7_eq_line_6; // texelFetch.ts:188
   wire found_or_185 = found_or_183 | found_or_184; // texelFetch.ts:188
   wire found_or_186 = found_or_182 | found_or_185; // texelFetch.ts:188
-  wire in_ready_and_220 = allocated8 & tag8 == line_6; // texelFetch.ts:188
-  wire in_ready_and_221 = allocated9 & tag9 == line_6; // texelFetch.ts:188
-  wire found_or_187 = in_ready_and_220 | in_ready_and_221; // texelFetch.ts:188
-  wire in_ready_and_222 = allocated10 & tag10 == line_6; // texelFetch.ts:188
-  wire in_ready_and_223 = allocated11 & tag11 == line_6; // texelFetch.ts:188
-  wire found_or_188 = in_ready_and_222 | in_ready_and_223; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_6 = allocated8 & tag8 == line_6; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_6 = allocated9 & tag9 == line_6; // texelFetch.ts:188
+  wire found_or_187 = allocated8_and_tag8_eq_line_6 | allocated9_and_tag9_eq_line_6; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_6 = allocated10 & tag10 == line_6; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_6 = allocated11 & tag11 == line_6; // texelFetch.ts:188
+  wire found_or_188 = allocated10_and_tag10_eq_line_6 | allocated11_and_tag11_eq_line_6; // texelFetch.ts:188
   wire found_or_189 = found_or_187 | found_or_188; // texelFetch.ts:188
-  wire in_ready_and_224 = allocated12 & tag12 == line_6; // texelFetch.ts:188
-  wire in_ready_and_225 = allocated13 & tag13 == line_6; // texelFetch.ts:188
-  wire found_or_190 = in_ready_and_224 | in_ready_and_225; // texelFetch.ts:188
-  wire in_ready_and_226 = allocated14 & tag14 == line_6; // texelFetch.ts:188
-  wire in_ready_and_227 = allocated15 & tag15 == line_6; // texelFetch.ts:188
-  wire found_or_191 = in_ready_and_226 | in_ready_and_227; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_6 = allocated12 & tag12 == line_6; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_6 = allocated13 & tag13 == line_6; // texelFetch.ts:188
+  wire found_or_190 = allocated12_and_tag12_eq_line_6 | allocated13_and_tag13_eq_line_6; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_6 = allocated14 & tag14 == line_6; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_6 = allocated15 & tag15 == line_6; // texelFetch.ts:188
+  wire found_or_191 = allocated14_and_tag14_eq_line_6 | allocated15_and_tag15_eq_line_6; // texelFetch.ts:188
   wire found_or_192 = found_or_190 | found_or_191; // texelFetch.ts:188
   wire found_or_193 = found_or_189 | found_or_192; // texelFetch.ts:188
   wire found_or_194 = found_or_186 | found_or_193; // texelFetch.ts:188
-  wire in_ready_and_228 = allocated16 & tag16 == line_6; // texelFetch.ts:188
-  wire in_ready_and_229 = allocated17 & tag17 == line_6; // texelFetch.ts:188
-  wire found_or_195 = in_ready_and_228 | in_ready_and_229; // texelFetch.ts:188
-  wire in_ready_and_230 = allocated18 & tag18 == line_6; // texelFetch.ts:188
-  wire in_ready_and_231 = allocated19 & tag19 == line_6; // texelFetch.ts:188
-  wire found_or_196 = in_ready_and_230 | in_ready_and_231; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_6 = allocated16 & tag16 == line_6; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_6 = allocated17 & tag17 == line_6; // texelFetch.ts:188
+  wire found_or_195 = allocated16_and_tag16_eq_line_6 | allocated17_and_tag17_eq_line_6; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_6 = allocated18 & tag18 == line_6; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_6 = allocated19 & tag19 == line_6; // texelFetch.ts:188
+  wire found_or_196 = allocated18_and_tag18_eq_line_6 | allocated19_and_tag19_eq_line_6; // texelFetch.ts:188
   wire found_or_197 = found_or_195 | found_or_196; // texelFetch.ts:188
-  wire in_ready_and_232 = allocated20 & tag20 == line_6; // texelFetch.ts:188
-  wire in_ready_and_233 = allocated21 & tag21 == line_6; // texelFetch.ts:188
-  wire found_or_198 = in_ready_and_232 | in_ready_and_233; // texelFetch.ts:188
-  wire in_ready_and_234 = allocated22 & tag22 == line_6; // texelFetch.ts:188
-  wire in_ready_and_235 = allocated23 & tag23 == line_6; // texelFetch.ts:188
-  wire found_or_199 = in_ready_and_234 | in_ready_and_235; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_6 = allocated20 & tag20 == line_6; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_6 = allocated21 & tag21 == line_6; // texelFetch.ts:188
+  wire found_or_198 = allocated20_and_tag20_eq_line_6 | allocated21_and_tag21_eq_line_6; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_6 = allocated22 & tag22 == line_6; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_6 = allocated23 & tag23 == line_6; // texelFetch.ts:188
+  wire found_or_199 = allocated22_and_tag22_eq_line_6 | allocated23_and_tag23_eq_line_6; // texelFetch.ts:188
   wire found_or_200 = found_or_198 | found_or_199; // texelFetch.ts:188
   wire found_or_201 = found_or_197 | found_or_200; // texelFetch.ts:188
-  wire in_ready_and_236 = allocated24 & tag24 == line_6; // texelFetch.ts:188
-  wire in_ready_and_237 = allocated25 & tag25 == line_6; // texelFetch.ts:188
-  wire found_or_202 = in_ready_and_236 | in_ready_and_237; // texelFetch.ts:188
-  wire in_ready_and_238 = allocated26 & tag26 == line_6; // texelFetch.ts:188
-  wire in_ready_and_239 = allocated27 & tag27 == line_6; // texelFetch.ts:188
-  wire found_or_203 = in_ready_and_238 | in_ready_and_239; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_6 = allocated24 & tag24 == line_6; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_6 = allocated25 & tag25 == line_6; // texelFetch.ts:188
+  wire found_or_202 = allocated24_and_tag24_eq_line_6 | allocated25_and_tag25_eq_line_6; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_6 = allocated26 & tag26 == line_6; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_6 = allocated27 & tag27 == line_6; // texelFetch.ts:188
+  wire found_or_203 = allocated26_and_tag26_eq_line_6 | allocated27_and_tag27_eq_line_6; // texelFetch.ts:188
   wire found_or_204 = found_or_202 | found_or_203; // texelFetch.ts:188
-  wire in_ready_and_240 = allocated28 & tag28 == line_6; // texelFetch.ts:188
-  wire in_ready_and_241 = allocated29 & tag29 == line_6; // texelFetch.ts:188
-  wire found_or_205 = in_ready_and_240 | in_ready_and_241; // texelFetch.ts:188
-  wire in_ready_and_242 = allocated30 & tag30 == line_6; // texelFetch.ts:188
-  wire in_ready_and_243 = allocated31 & tag31 == line_6; // texelFetch.ts:188
-  wire found_or_206 = in_ready_and_242 | in_ready_and_243; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_6 = allocated28 & tag28 == line_6; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_6 = allocated29 & tag29 == line_6; // texelFetch.ts:188
+  wire found_or_205 = allocated28_and_tag28_eq_line_6 | allocated29_and_tag29_eq_line_6; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_6 = allocated30 & tag30 == line_6; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_6 = allocated31 & tag31 == line_6; // texelFetch.ts:188
+  wire found_or_206 = allocated30_and_tag30_eq_line_6 | allocated31_and_tag31_eq_line_6; // texelFetch.ts:188
   wire found_or_207 = found_or_205 | found_or_206; // texelFetch.ts:188
   wire found_or_208 = found_or_204 | found_or_207; // texelFetch.ts:188
   wire found_or_209 = found_or_201 | found_or_208; // texelFetch.ts:188
   wire found_6 = found_or_194 | found_or_209; // texelFetch.ts:188
-  wire in_ready_and_244 = in_valid & needed_6 & ~resolved6 & ~found_6; // texelFetch.ts:203
+  wire in_valid_and_needed_6_and_not_resolved6_and_not_found_6 = in_valid & needed_6 & ~resolved6 & ~found_6; // texelFetch.ts:203
   wire needed_7 = in_needed[7]; // texelFetch.ts:192
   wire [15:0] line_7 = in_addr_7[17:2]; // texelFetch.ts:187
-  wire in_ready_and_247 = allocated0 & tag0 == line_7; // texelFetch.ts:188
-  wire in_ready_and_248 = allocated1 & tag1 == line_7; // texelFetch.ts:188
-  wire found_or_210 = in_ready_and_247 | in_ready_and_248; // texelFetch.ts:188
-  wire in_ready_and_249 = allocated2 & tag2 == line_7; // texelFetch.ts:188
-  wire in_ready_and_250 = allocated3 & tag3 == line_7; // texelFetch.ts:188
-  wire found_or_211 = in_ready_and_249 | in_ready_and_250; // texelFetch.ts:188
+  wire allocated0_and_tag0_eq_line_7 = allocated0 & tag0 == line_7; // texelFetch.ts:188
+  wire allocated1_and_tag1_eq_line_7 = allocated1 & tag1 == line_7; // texelFetch.ts:188
+  wire found_or_210 = allocated0_and_tag0_eq_line_7 | allocated1_and_tag1_eq_line_7; // texelFetch.ts:188
+  wire allocated2_and_tag2_eq_line_7 = allocated2 & tag2 == line_7; // texelFetch.ts:188
+  wire allocated3_and_tag3_eq_line_7 = allocated3 & tag3 == line_7; // texelFetch.ts:188
+  wire found_or_211 = allocated2_and_tag2_eq_line_7 | allocated3_and_tag3_eq_line_7; // texelFetch.ts:188
   wire found_or_212 = found_or_210 | found_or_211; // texelFetch.ts:188
-  wire in_ready_and_251 = allocated4 & tag4 == line_7; // texelFetch.ts:188
-  wire in_ready_and_252 = allocated5 & tag5 == line_7; // texelFetch.ts:188
-  wire found_or_213 = in_ready_and_251 | in_ready_and_252; // texelFetch.ts:188
-  wire in_ready_and_253 = allocated6 & tag6 == line_7; // texelFetch.ts:188
-  wire in_ready_and_254 = allocated7 & tag7 == line_7; // texelFetch.ts:188
-  wire found_or_214 = in_ready_and_253 | in_ready_and_254; // texelFetch.ts:188
+  wire allocated4_and_tag4_eq_line_7 = allocated4 & tag4 == line_7; // texelFetch.ts:188
+  wire allocated5_and_tag5_eq_line_7 = allocated5 & tag5 == line_7; // texelFetch.ts:188
+  wire found_or_213 = allocated4_and_tag4_eq_line_7 | allocated5_and_tag5_eq_line_7; // texelFetch.ts:188
+  wire allocated6_and_tag6_eq_line_7 = allocated6 & tag6 == line_7; // texelFetch.ts:188
+  wire allocated7_and_tag7_eq_line_7 = allocated7 & tag7 == line_7; // texelFetch.ts:188
+  wire found_or_214 = allocated6_and_tag6_eq_line_7 | allocated7_and_tag7_eq_line_7; // texelFetch.ts:188
   wire found_or_215 = found_or_213 | found_or_214; // texelFetch.ts:188
   wire found_or_216 = found_or_212 | found_or_215; // texelFetch.ts:188
-  wire in_ready_and_255 = allocated8 & tag8 == line_7; // texelFetch.ts:188
-  wire in_ready_and_256 = allocated9 & tag9 == line_7; // texelFetch.ts:188
-  wire found_or_217 = in_ready_and_255 | in_ready_and_256; // texelFetch.ts:188
-  wire in_ready_and_257 = allocated10 & tag10 == line_7; // texelFetch.ts:188
-  wire in_ready_and_258 = allocated11 & tag11 == line_7; // texelFetch.ts:188
-  wire found_or_218 = in_ready_and_257 | in_ready_and_258; // texelFetch.ts:188
+  wire allocated8_and_tag8_eq_line_7 = allocated8 & tag8 == line_7; // texelFetch.ts:188
+  wire allocated9_and_tag9_eq_line_7 = allocated9 & tag9 == line_7; // texelFetch.ts:188
+  wire found_or_217 = allocated8_and_tag8_eq_line_7 | allocated9_and_tag9_eq_line_7; // texelFetch.ts:188
+  wire allocated10_and_tag10_eq_line_7 = allocated10 & tag10 == line_7; // texelFetch.ts:188
+  wire allocated11_and_tag11_eq_line_7 = allocated11 & tag11 == line_7; // texelFetch.ts:188
+  wire found_or_218 = allocated10_and_tag10_eq_line_7 | allocated11_and_tag11_eq_line_7; // texelFetch.ts:188
   wire found_or_219 = found_or_217 | found_or_218; // texelFetch.ts:188
-  wire in_ready_and_259 = allocated12 & tag12 == line_7; // texelFetch.ts:188
-  wire in_ready_and_260 = allocated13 & tag13 == line_7; // texelFetch.ts:188
-  wire found_or_220 = in_ready_and_259 | in_ready_and_260; // texelFetch.ts:188
-  wire in_ready_and_261 = allocated14 & tag14 == line_7; // texelFetch.ts:188
-  wire in_ready_and_262 = allocated15 & tag15 == line_7; // texelFetch.ts:188
-  wire found_or_221 = in_ready_and_261 | in_ready_and_262; // texelFetch.ts:188
+  wire allocated12_and_tag12_eq_line_7 = allocated12 & tag12 == line_7; // texelFetch.ts:188
+  wire allocated13_and_tag13_eq_line_7 = allocated13 & tag13 == line_7; // texelFetch.ts:188
+  wire found_or_220 = allocated12_and_tag12_eq_line_7 | allocated13_and_tag13_eq_line_7; // texelFetch.ts:188
+  wire allocated14_and_tag14_eq_line_7 = allocated14 & tag14 == line_7; // texelFetch.ts:188
+  wire allocated15_and_tag15_eq_line_7 = allocated15 & tag15 == line_7; // texelFetch.ts:188
+  wire found_or_221 = allocated14_and_tag14_eq_line_7 | allocated15_and_tag15_eq_line_7; // texelFetch.ts:188
   wire found_or_222 = found_or_220 | found_or_221; // texelFetch.ts:188
   wire found_or_223 = found_or_219 | found_or_222; // texelFetch.ts:188
   wire found_or_224 = found_or_216 | found_or_223; // texelFetch.ts:188
-  wire in_ready_and_263 = allocated16 & tag16 == line_7; // texelFetch.ts:188
-  wire in_ready_and_264 = allocated17 & tag17 == line_7; // texelFetch.ts:188
-  wire found_or_225 = in_ready_and_263 | in_ready_and_264; // texelFetch.ts:188
-  wire in_ready_and_265 = allocated18 & tag18 == line_7; // texelFetch.ts:188
-  wire in_ready_and_266 = allocated19 & tag19 == line_7; // texelFetch.ts:188
-  wire found_or_226 = in_ready_and_265 | in_ready_and_266; // texelFetch.ts:188
+  wire allocated16_and_tag16_eq_line_7 = allocated16 & tag16 == line_7; // texelFetch.ts:188
+  wire allocated17_and_tag17_eq_line_7 = allocated17 & tag17 == line_7; // texelFetch.ts:188
+  wire found_or_225 = allocated16_and_tag16_eq_line_7 | allocated17_and_tag17_eq_line_7; // texelFetch.ts:188
+  wire allocated18_and_tag18_eq_line_7 = allocated18 & tag18 == line_7; // texelFetch.ts:188
+  wire allocated19_and_tag19_eq_line_7 = allocated19 & tag19 == line_7; // texelFetch.ts:188
+  wire found_or_226 = allocated18_and_tag18_eq_line_7 | allocated19_and_tag19_eq_line_7; // texelFetch.ts:188
   wire found_or_227 = found_or_225 | found_or_226; // texelFetch.ts:188
-  wire in_ready_and_267 = allocated20 & tag20 == line_7; // texelFetch.ts:188
-  wire in_ready_and_268 = allocated21 & tag21 == line_7; // texelFetch.ts:188
-  wire found_or_228 = in_ready_and_267 | in_ready_and_268; // texelFetch.ts:188
-  wire in_ready_and_269 = allocated22 & tag22 == line_7; // texelFetch.ts:188
-  wire in_ready_and_270 = allocated23 & tag23 == line_7; // texelFetch.ts:188
-  wire found_or_229 = in_ready_and_269 | in_ready_and_270; // texelFetch.ts:188
+  wire allocated20_and_tag20_eq_line_7 = allocated20 & tag20 == line_7; // texelFetch.ts:188
+  wire allocated21_and_tag21_eq_line_7 = allocated21 & tag21 == line_7; // texelFetch.ts:188
+  wire found_or_228 = allocated20_and_tag20_eq_line_7 | allocated21_and_tag21_eq_line_7; // texelFetch.ts:188
+  wire allocated22_and_tag22_eq_line_7 = allocated22 & tag22 == line_7; // texelFetch.ts:188
+  wire allocated23_and_tag23_eq_line_7 = allocated23 & tag23 == line_7; // texelFetch.ts:188
+  wire found_or_229 = allocated22_and_tag22_eq_line_7 | allocated23_and_tag23_eq_line_7; // texelFetch.ts:188
   wire found_or_230 = found_or_228 | found_or_229; // texelFetch.ts:188
   wire found_or_231 = found_or_227 | found_or_230; // texelFetch.ts:188
-  wire in_ready_and_271 = allocated24 & tag24 == line_7; // texelFetch.ts:188
-  wire in_ready_and_272 = allocated25 & tag25 == line_7; // texelFetch.ts:188
-  wire found_or_232 = in_ready_and_271 | in_ready_and_272; // texelFetch.ts:188
-  wire in_ready_and_273 = allocated26 & tag26 == line_7; // texelFetch.ts:188
-  wire in_ready_and_274 = allocated27 & tag27 == line_7; // texelFetch.ts:188
-  wire found_or_233 = in_ready_and_273 | in_ready_and_274; // texelFetch.ts:188
+  wire allocated24_and_tag24_eq_line_7 = allocated24 & tag24 == line_7; // texelFetch.ts:188
+  wire allocated25_and_tag25_eq_line_7 = allocated25 & tag25 == line_7; // texelFetch.ts:188
+  wire found_or_232 = allocated24_and_tag24_eq_line_7 | allocated25_and_tag25_eq_line_7; // texelFetch.ts:188
+  wire allocated26_and_tag26_eq_line_7 = allocated26 & tag26 == line_7; // texelFetch.ts:188
+  wire allocated27_and_tag27_eq_line_7 = allocated27 & tag27 == line_7; // texelFetch.ts:188
+  wire found_or_233 = allocated26_and_tag26_eq_line_7 | allocated27_and_tag27_eq_line_7; // texelFetch.ts:188
   wire found_or_234 = found_or_232 | found_or_233; // texelFetch.ts:188
-  wire in_ready_and_275 = allocated28 & tag28 == line_7; // texelFetch.ts:188
-  wire in_ready_and_276 = allocated29 & tag29 == line_7; // texelFetch.ts:188
-  wire found_or_235 = in_ready_and_275 | in_ready_and_276; // texelFetch.ts:188
-  wire in_ready_and_277 = allocated30 & tag30 == line_7; // texelFetch.ts:188
-  wire in_ready_and_278 = allocated31 & tag31 == line_7; // texelFetch.ts:188
-  wire found_or_236 = in_ready_and_277 | in_ready_and_278; // texelFetch.ts:188
+  wire allocated28_and_tag28_eq_line_7 = allocated28 & tag28 == line_7; // texelFetch.ts:188
+  wire allocated29_and_tag29_eq_line_7 = allocated29 & tag29 == line_7; // texelFetch.ts:188
+  wire found_or_235 = allocated28_and_tag28_eq_line_7 | allocated29_and_tag29_eq_line_7; // texelFetch.ts:188
+  wire allocated30_and_tag30_eq_line_7 = allocated30 & tag30 == line_7; // texelFetch.ts:188
+  wire allocated31_and_tag31_eq_line_7 = allocated31 & tag31 == line_7; // texelFetch.ts:188
+  wire found_or_236 = allocated30_and_tag30_eq_line_7 | allocated31_and_tag31_eq_line_7; // texelFetch.ts:188
   wire found_or_237 = found_or_235 | found_or_236; // texelFetch.ts:188
   wire found_or_238 = found_or_234 | found_or_237; // texelFetch.ts:188
   wire found_or_239 = found_or_231 | found_or_238; // texelFetch.ts:188
   wire found_7 = found_or_224 | found_or_239; // texelFetch.ts:188
-  wire in_ready_and_279 = in_valid & needed_7 & ~resolved7 & ~found_7; // texelFetch.ts:203
-  wire first_or_4 = in_ready_and_244 | in_ready_and_279; // texelFetch.ts:210
+  wire in_valid_and_needed_7_and_not_resolved7_and_not_found_7 = in_valid & needed_7 & ~resolved7 & ~found_7; // texelFetch.ts:203
+  wire first_or_4 = in_valid_and_needed_6_and_not_resolved6_and_not_found_6 | in_valid_and_needed_7_and_not_resolved7_and_not_found_7; // texelFetch.ts:210
   wire first_or_5 = first_or_3 | first_or_4; // texelFetch.ts:210
   wire first = first_or_2 | first_or_5; // texelFetch.ts:210
-  wire found_mux = found_or ? ~in_ready_and & in_ready_and_1 : ~in_ready_and_2 & in_ready_and_3; // texelFetch.ts:188
-  wire found_mux_1 = found_or_3 ? ~in_ready_and_4 & in_ready_and_5 : ~in_ready_and_6 & in_ready_and_7; // texelFetch.ts:188
+  wire found_mux = found_or ? ~allocated0_and_tag0_eq_line & allocated1_and_tag1_eq_line : ~allocated2_and_tag2_eq_line & allocated3_and_tag3_eq_line; // texelFetch.ts:188
+  wire found_mux_1 = found_or_3 ? ~allocated4_and_tag4_eq_line & allocated5_and_tag5_eq_line : ~allocated6_and_tag6_eq_line & allocated7_and_tag7_eq_line; // texelFetch.ts:188
   wire [1:0] found_mux_2 = found_or_2 ? {~found_or & found_or_1, found_mux} : {~found_or_3 & found_or_4, found_mux_1}; // texelFetch.ts:188
-  wire found_mux_3 = found_or_7 ? ~in_ready_and_8 & in_ready_and_9 : ~in_ready_and_10 & in_ready_and_11; // texelFetch.ts:188
-  wire found_mux_4 = found_or_10 ? ~in_ready_and_12 & in_ready_and_13 : ~in_ready_and_14 & in_ready_and_15; // texelFetch.ts:188
+  wire found_mux_3 = found_or_7 ? ~allocated8_and_tag8_eq_line & allocated9_and_tag9_eq_line : ~allocated10_and_tag10_eq_line & allocated11_and_tag11_eq_line; // texelFetch.ts:188
+  wire found_mux_4 = found_or_10 ? ~allocated12_and_tag12_eq_line & allocated13_and_tag13_eq_line : ~allocated14_and_tag14_eq_line & allocated15_and_tag15_eq_line; // texelFetch.ts:188
   wire [1:0] found_mux_5 = found_or_9 ? {~found_or_7 & found_or_8, found_mux_3} : {~found_or_10 & found_or_11, found_mux_4}; // texelFetch.ts:188
   wire [2:0] found_mux_6 = found_or_6 ? {~found_or_2 & found_or_5, found_mux_2} : {~found_or_9 & found_or_12, found_mux_5}; // texelFetch.ts:188
-  wire found_mux_7 = found_or_15 ? ~in_ready_and_16 & in_ready_and_17 : ~in_ready_and_18 & in_ready_and_19; // texelFetch.ts:188
-  wire found_mux_8 = found_or_18 ? ~in_ready_and_20 & in_ready_and_21 : ~in_ready_and_22 & in_ready_and_23; // texelFetch.ts:188
+  wire found_mux_7 = found_or_15 ? ~allocated16_and_tag16_eq_line & allocated17_and_tag17_eq_line : ~allocated18_and_tag18_eq_line & allocated19_and_tag19_eq_line; // texelFetch.ts:188
+  wire found_mux_8 = found_or_18 ? ~allocated20_and_tag20_eq_line & allocated21_and_tag21_eq_line : ~allocated22_and_tag22_eq_line & allocated23_and_tag23_eq_line; // texelFetch.ts:188
   wire [1:0] found_mux_9 = found_or_17 ? {~found_or_15 & found_or_16, found_mux_7} : {~found_or_18 & found_or_19, found_mux_8}; // texelFetch.ts:188
-  wire found_mux_10 = found_or_22 ? ~in_ready_and_24 & in_ready_and_25 : ~in_ready_and_26 & in_ready_and_27; // texelFetch.ts:188
-  wire found_mux_11 = found_or_25 ? ~in_ready_and_28 & in_ready_and_29 : ~in_ready_and_30 & in_ready_and_31; // texelFetch.ts:188
+  wire found_mux_10 = found_or_22 ? ~allocated24_and_tag24_eq_line & allocated25_and_tag25_eq_line : ~allocated26_and_tag26_eq_line & allocated27_and_tag27_eq_line; // texelFetch.ts:188
+  wire found_mux_11 = found_or_25 ? ~allocated28_and_tag28_eq_line & allocated29_and_tag29_eq_line : ~allocated30_and_tag30_eq_line & allocated31_and_tag31_eq_line; // texelFetch.ts:188
   wire [1:0] found_mux_12 = found_or_24 ? {~found_or_22 & found_or_23, found_mux_10} : {~found_or_25 & found_or_26, found_mux_11}; // texelFetch.ts:188
   wire [2:0] found_mux_13 = found_or_21 ? {~found_or_17 & found_or_20, found_mux_9} : {~found_or_24 & found_or_27, found_mux_12}; // texelFetch.ts:188
   wire [3:0] found_mux_14 = found_or_14 ? {~found_or_6 & found_or_13, found_mux_6} : {~found_or_21 & found_or_28, found_mux_13}; // texelFetch.ts:188
   wire [4:0] found_8 = {~found_or_14 & found_or_29, found_mux_14}; // texelFetch.ts:188
   wire [4:0] index = resolved0 ? index0 : found_8; // texelFetch.ts:226
-  wire in_ready_or_1 = resolved0 | found; // texelFetch.ts:205
-  wire found_mux_15 = found_or_30 ? ~in_ready_and_37 & in_ready_and_38 : ~in_ready_and_39 & in_ready_and_40; // texelFetch.ts:188
-  wire found_mux_16 = found_or_33 ? ~in_ready_and_41 & in_ready_and_42 : ~in_ready_and_43 & in_ready_and_44; // texelFetch.ts:188
+  wire resolved0_or_found = resolved0 | found; // texelFetch.ts:205
+  wire found_mux_15 = found_or_30 ? ~allocated0_and_tag0_eq_line_1 & allocated1_and_tag1_eq_line_1 : ~allocated2_and_tag2_eq_line_1 & allocated3_and_tag3_eq_line_1; // texelFetch.ts:188
+  wire found_mux_16 = found_or_33 ? ~allocated4_and_tag4_eq_line_1 & allocated5_and_tag5_eq_line_1 : ~allocated6_and_tag6_eq_line_1 & allocated7_and_tag7_eq_line_1; // texelFetch.ts:188
   wire [1:0] found_mux_17 = found_or_32 ? {~found_or_30 & found_or_31, found_mux_15} : {~found_or_33 & found_or_34, found_mux_16}; // texelFetch.ts:188
-  wire found_mux_18 = found_or_37 ? ~in_ready_and_45 & in_ready_and_46 : ~in_ready_and_47 & in_ready_and_48; // texelFetch.ts:188
-  wire found_mux_19 = found_or_40 ? ~in_ready_and_49 & in_ready_and_50 : ~in_ready_and_51 & in_ready_and_52; // texelFetch.ts:188
+  wire found_mux_18 = found_or_37 ? ~allocated8_and_tag8_eq_line_1 & allocated9_and_tag9_eq_line_1 : ~allocated10_and_tag10_eq_line_1 & allocated11_and_tag11_eq_line_1; // texelFetch.ts:188
+  wire found_mux_19 = found_or_40 ? ~allocated12_and_tag12_eq_line_1 & allocated13_and_tag13_eq_line_1 : ~allocated14_and_tag14_eq_line_1 & allocated15_and_tag15_eq_line_1; // texelFetch.ts:188
   wire [1:0] found_mux_20 = found_or_39 ? {~found_or_37 & found_or_38, found_mux_18} : {~found_or_40 & found_or_41, found_mux_19}; // texelFetch.ts:188
   wire [2:0] found_mux_21 = found_or_36 ? {~found_or_32 & found_or_35, found_mux_17} : {~found_or_39 & found_or_42, found_mux_20}; // texelFetch.ts:188
-  wire found_mux_22 = found_or_45 ? ~in_ready_and_53 & in_ready_and_54 : ~in_ready_and_55 & in_ready_and_56; // texelFetch.ts:188
-  wire found_mux_23 = found_or_48 ? ~in_ready_and_57 & in_ready_and_58 : ~in_ready_and_59 & in_ready_and_60; // texelFetch.ts:188
+  wire found_mux_22 = found_or_45 ? ~allocated16_and_tag16_eq_line_1 & allocated17_and_tag17_eq_line_1 : ~allocated18_and_tag18_eq_line_1 & allocated19_and_tag19_eq_line_1; // texelFetch.ts:188
+  wire found_mux_23 = found_or_48 ? ~allocated20_and_tag20_eq_line_1 & allocated21_and_tag21_eq_line_1 : ~allocated22_and_tag22_eq_line_1 & allocated23_and_tag23_eq_line_1; // texelFetch.ts:188
   wire [1:0] found_mux_24 = found_or_47 ? {~found_or_45 & found_or_46, found_mux_22} : {~found_or_48 & found_or_49, found_mux_23}; // texelFetch.ts:188
-  wire found_mux_25 = found_or_52 ? ~in_ready_and_61 & in_ready_and_62 : ~in_ready_and_63 & in_ready_and_64; // texelFetch.ts:188
-  wire found_mux_26 = found_or_55 ? ~in_ready_and_65 & in_ready_and_66 : ~in_ready_and_67 & in_ready_and_68; // texelFetch.ts:188
+  wire found_mux_25 = found_or_52 ? ~allocated24_and_tag24_eq_line_1 & allocated25_and_tag25_eq_line_1 : ~allocated26_and_tag26_eq_line_1 & allocated27_and_tag27_eq_line_1; // texelFetch.ts:188
+  wire found_mux_26 = found_or_55 ? ~allocated28_and_tag28_eq_line_1 & allocated29_and_tag29_eq_line_1 : ~allocated30_and_tag30_eq_line_1 & allocated31_and_tag31_eq_line_1; // texelFetch.ts:188
   wire [1:0] found_mux_27 = found_or_54 ? {~found_or_52 & found_or_53, found_mux_25} : {~found_or_55 & found_or_56, found_mux_26}; // texelFetch.ts:188
   wire [2:0] found_mux_28 = found_or_51 ? {~found_or_47 & found_or_50, found_mux_24} : {~found_or_54 & found_or_57, found_mux_27}; // texelFetch.ts:188
   wire [3:0] found_mux_29 = found_or_44 ? {~found_or_36 & found_or_43, found_mux_21} : {~found_or_51 & found_or_58, found_mux_28}; // texelFetch.ts:188
   wire [4:0] found_9 = {~found_or_44 & found_or_59, found_mux_29}; // texelFetch.ts:188
   wire [4:0] index_2 = resolved1 ? index1 : found_9; // texelFetch.ts:226
-  wire in_ready_or_2 = resolved1 | found_1; // texelFetch.ts:205
-  wire in_ready_or_3 = needed & index == 5'd0 & in_ready_or_1 | needed_1 & index_2 == 5'd0 & in_ready_or_2; // texelFetch.ts:205
-  wire found_mux_30 = found_or_60 ? ~in_ready_and_72 & in_ready_and_73 : ~in_ready_and_74 & in_ready_and_75; // texelFetch.ts:188
-  wire found_mux_31 = found_or_63 ? ~in_ready_and_76 & in_ready_and_77 : ~in_ready_and_78 & in_ready_and_79; // texelFetch.ts:188
+  wire resolved1_or_found_1 = resolved1 | found_1; // texelFetch.ts:205
+  wire in_ready_or_3 = needed & index == 5'd0 & resolved0_or_found | needed_1 & index_2 == 5'd0 & resolved1_or_found_1; // texelFetch.ts:205
+  wire found_mux_30 = found_or_60 ? ~allocated0_and_tag0_eq_line_2 & allocated1_and_tag1_eq_line_2 : ~allocated2_and_tag2_eq_line_2 & allocated3_and_tag3_eq_line_2; // texelFetch.ts:188
+  wire found_mux_31 = found_or_63 ? ~allocated4_and_tag4_eq_line_2 & allocated5_and_tag5_eq_line_2 : ~allocated6_and_tag6_eq_line_2 & allocated7_and_tag7_eq_line_2; // texelFetch.ts:188
   wire [1:0] found_mux_32 = found_or_62 ? {~found_or_60 & found_or_61, found_mux_30} : {~found_or_63 & found_or_64, found_mux_31}; // texelFetch.ts:188
-  wire found_mux_33 = found_or_67 ? ~in_ready_and_80 & in_ready_and_81 : ~in_ready_and_82 & in_ready_and_83; // texelFetch.ts:188
-  wire found_mux_34 = found_or_70 ? ~in_ready_and_84 & in_ready_and_85 : ~in_ready_and_86 & in_ready_and_87; // texelFetch.ts:188
+  wire found_mux_33 = found_or_67 ? ~allocated8_and_tag8_eq_line_2 & allocated9_and_tag9_eq_line_2 : ~allocated10_and_tag10_eq_line_2 & allocated11_and_tag11_eq_line_2; // texelFetch.ts:188
+  wire found_mux_34 = found_or_70 ? ~allocated12_and_tag12_eq_line_2 & allocated13_and_tag13_eq_line_2 : ~allocated14_and_tag14_eq_line_2 & allocated15_and_tag15_eq_line_2; // texelFetch.ts:188
   wire [1:0] found_mux_35 = found_or_69 ? {~found_or_67 & found_or_68, found_mux_33} : {~found_or_70 & found_or_71, found_mux_34}; // texelFetch.ts:188
   wire [2:0] found_mux_36 = found_or_66 ? {~found_or_62 & found_or_65, found_mux_32} : {~found_or_69 & found_or_72, found_mux_35}; // texelFetch.ts:188
-  wire found_mux_37 = found_or_75 ? ~in_ready_and_88 & in_ready_and_89 : ~in_ready_and_90 & in_ready_and_91; // texelFetch.ts:188
-  wire found_mux_38 = found_or_78 ? ~in_ready_and_92 & in_ready_and_93 : ~in_ready_and_94 & in_ready_and_95; // texelFetch.ts:188
+  wire found_mux_37 = found_or_75 ? ~allocated16_and_tag16_eq_line_2 & allocated17_and_tag17_eq_line_2 : ~allocated18_and_tag18_eq_line_2 & allocated19_and_tag19_eq_line_2; // texelFetch.ts:188
+  wire found_mux_38 = found_or_78 ? ~allocated20_and_tag20_eq_line_2 & allocated21_and_tag21_eq_line_2 : ~allocated22_and_tag22_eq_line_2 & allocated23_and_tag23_eq_line_2; // texelFetch.ts:188
   wire [1:0] found_mux_39 = found_or_77 ? {~found_or_75 & found_or_76, found_mux_37} : {~found_or_78 & found_or_79, found_mux_38}; // texelFetch.ts:188
-  wire found_mux_40 = found_or_82 ? ~in_ready_and_96 & in_ready_and_97 : ~in_ready_and_98 & in_ready_and_99; // texelFetch.ts:188
-  wire found_mux_41 = found_or_85 ? ~in_ready_and_100 & in_ready_and_101 : ~in_ready_and_102 & in_ready_and_103; // texelFetch.ts:188
+  wire found_mux_40 = found_or_82 ? ~allocated24_and_tag24_eq_line_2 & allocated25_and_tag25_eq_line_2 : ~allocated26_and_tag26_eq_line_2 & allocated27_and_tag27_eq_line_2; // texelFetch.ts:188
+  wire found_mux_41 = found_or_85 ? ~allocated28_and_tag28_eq_line_2 & allocated29_and_tag29_eq_line_2 : ~allocated30_and_tag30_eq_line_2 & allocated31_and_tag31_eq_line_2; // texelFetch.ts:188
   wire [1:0] found_mux_42 = found_or_84 ? {~found_or_82 & found_or_83, found_mux_40} : {~found_or_85 & found_or_86, found_mux_41}; // texelFetch.ts:188
   wire [2:0] found_mux_43 = found_or_81 ? {~found_or_77 & found_or_80, found_mux_39} : {~found_or_84 & found_or_87, found_mux_42}; // texelFetch.ts:188
   wire [3:0] found_mux_44 = found_or_74 ? {~found_or_66 & found_or_73, found_mux_36} : {~found_or_81 & found_or_88, found_mux_43}; // texelFetch.ts:188
   wire [4:0] found_10 = {~found_or_74 & found_or_89, found_mux_44}; // texelFetch.ts:188
   wire [4:0] index_4 = resolved2 ? index2 : found_10; // texelFetch.ts:226
-  wire in_ready_or_4 = resolved2 | found_2; // texelFetch.ts:205
-  wire found_mux_45 = found_or_90 ? ~in_ready_and_107 & in_ready_and_108 : ~in_ready_and_109 & in_ready_and_110; // texelFetch.ts:188
-  wire found_mux_46 = found_or_93 ? ~in_ready_and_111 & in_ready_and_112 : ~in_ready_and_113 & in_ready_and_114; // texelFetch.ts:188
+  wire resolved2_or_found_2 = resolved2 | found_2; // texelFetch.ts:205
+  wire found_mux_45 = found_or_90 ? ~allocated0_and_tag0_eq_line_3 & allocated1_and_tag1_eq_line_3 : ~allocated2_and_tag2_eq_line_3 & allocated3_and_tag3_eq_line_3; // texelFetch.ts:188
+  wire found_mux_46 = found_or_93 ? ~allocated4_and_tag4_eq_line_3 & allocated5_and_tag5_eq_line_3 : ~allocated6_and_tag6_eq_line_3 & allocated7_and_tag7_eq_line_3; // texelFetch.ts:188
   wire [1:0] found_mux_47 = found_or_92 ? {~found_or_90 & found_or_91, found_mux_45} : {~found_or_93 & found_or_94, found_mux_46}; // texelFetch.ts:188
-  wire found_mux_48 = found_or_97 ? ~in_ready_and_115 & in_ready_and_116 : ~in_ready_and_117 & in_ready_and_118; // texelFetch.ts:188
-  wire found_mux_49 = found_or_100 ? ~in_ready_and_119 & in_ready_and_120 : ~in_ready_and_121 & in_ready_and_122; // texelFetch.ts:188
+  wire found_mux_48 = found_or_97 ? ~allocated8_and_tag8_eq_line_3 & allocated9_and_tag9_eq_line_3 : ~allocated10_and_tag10_eq_line_3 & allocated11_and_tag11_eq_line_3; // texelFetch.ts:188
+  wire found_mux_49 = found_or_100 ? ~allocated12_and_tag12_eq_line_3 & allocated13_and_tag13_eq_line_3 : ~allocated14_and_tag14_eq_line_3 & allocated15_and_tag15_eq_line_3; // texelFetch.ts:188
   wire [1:0] found_mux_50 = found_or_99 ? {~found_or_97 & found_or_98, found_mux_48} : {~found_or_100 & found_or_101, found_mux_49}; // texelFetch.ts:188
   wire [2:0] found_mux_51 = found_or_96 ? {~found_or_92 & found_or_95, found_mux_47} : {~found_or_99 & found_or_102, found_mux_50}; // texelFetch.ts:188
-  wire found_mux_52 = found_or_105 ? ~in_ready_and_123 & in_ready_and_124 : ~in_ready_and_125 & in_ready_and_126; // texelFetch.ts:188
-  wire found_mux_53 = found_or_108 ? ~in_ready_and_127 & in_ready_and_128 : ~in_ready_and_129 & in_ready_and_130; // texelFetch.ts:188
+  wire found_mux_52 = found_or_105 ? ~allocated16_and_tag16_eq_line_3 & allocated17_and_tag17_eq_line_3 : ~allocated18_and_tag18_eq_line_3 & allocated19_and_tag19_eq_line_3; // texelFetch.ts:188
+  wire found_mux_53 = found_or_108 ? ~allocated20_and_tag20_eq_line_3 & allocated21_and_tag21_eq_line_3 : ~allocated22_and_tag22_eq_line_3 & allocated23_and_tag23_eq_line_3; // texelFetch.ts:188
   wire [1:0] found_mux_54 = found_or_107 ? {~found_or_105 & found_or_106, found_mux_52} : {~found_or_108 & found_or_109, found_mux_53}; // texelFetch.ts:188
-  wire found_mux_55 = found_or_112 ? ~in_ready_and_131 & in_ready_and_132 : ~in_ready_and_133 & in_ready_and_134; // texelFetch.ts:188
-  wire found_mux_56 = found_or_115 ? ~in_ready_and_135 & in_ready_and_136 : ~in_ready_and_137 & in_ready_and_138; // texelFetch.ts:188
+  wire found_mux_55 = found_or_112 ? ~allocated24_and_tag24_eq_line_3 & allocated25_and_tag25_eq_line_3 : ~allocated26_and_tag26_eq_line_3 & allocated27_and_tag27_eq_line_3; // texelFetch.ts:188
+  wire found_mux_56 = found_or_115 ? ~allocated28_and_tag28_eq_line_3 & allocated29_and_tag29_eq_line_3 : ~allocated30_and_tag30_eq_line_3 & allocated31_and_tag31_eq_line_3; // texelFetch.ts:188
   wire [1:0] found_mux_57 = found_or_114 ? {~found_or_112 & found_or_113, found_mux_55} : {~found_or_115 & found_or_116, found_mux_56}; // texelFetch.ts:188
   wire [2:0] found_mux_58 = found_or_111 ? {~found_or_107 & found_or_110, found_mux_54} : {~found_or_114 & found_or_117, found_mux_57}; // texelFetch.ts:188
   wire [3:0] found_mux_59 = found_or_104 ? {~found_or_96 & found_or_103, found_mux_51} : {~found_or_111 & found_or_118, found_mux_58}; // texelFetch.ts:188
   wire [4:0] found_11 = {~found_or_104 & found_or_119, found_mux_59}; // texelFetch.ts:188
   wire [4:0] index_6 = resolved3 ? index3 : found_11; // texelFetch.ts:226
-  wire in_ready_or_6 = resolved3 | found_3; // texelFetch.ts:205
-  wire in_ready_or_7 = in_ready_or_3 | needed_2 & index_4 == 5'd0 & in_ready_or_4 | needed_3 & index_6 == 5'd0 & in_ready_or_6; // texelFetch.ts:205
-  wire found_mux_60 = found_or_120 ? ~in_ready_and_142 & in_ready_and_143 : ~in_ready_and_144 & in_ready_and_145; // texelFetch.ts:188
-  wire found_mux_61 = found_or_123 ? ~in_ready_and_146 & in_ready_and_147 : ~in_ready_and_148 & in_ready_and_149; // texelFetch.ts:188
+  wire resolved3_or_found_3 = resolved3 | found_3; // texelFetch.ts:205
+  wire in_ready_or_7 = in_ready_or_3 | needed_2 & index_4 == 5'd0 & resolved2_or_found_2 | needed_3 & index_6 == 5'd0 & resolved3_or_found_3; // texelFetch.ts:205
+  wire found_mux_60 = found_or_120 ? ~allocated0_and_tag0_eq_line_4 & allocated1_and_tag1_eq_line_4 : ~allocated2_and_tag2_eq_line_4 & allocated3_and_tag3_eq_line_4; // texelFetch.ts:188
+  wire found_mux_61 = found_or_123 ? ~allocated4_and_tag4_eq_line_4 & allocated5_and_tag5_eq_line_4 : ~allocated6_and_tag6_eq_line_4 & allocated7_and_tag7_eq_line_4; // texelFetch.ts:188
   wire [1:0] found_mux_62 = found_or_122 ? {~found_or_120 & found_or_121, found_mux_60} : {~found_or_123 & found_or_124, found_mux_61}; // texelFetch.ts:188
-  wire found_mux_63 = found_or_127 ? ~in_ready_and_150 & in_ready_and_151 : ~in_ready_and_152 & in_ready_and_153; // texelFetch.ts:188
-  wire found_mux_64 = found_or_130 ? ~in_ready_and_154 & in_ready_and_155 : ~in_ready_and_156 & in_ready_and_157; // texelFetch.ts:188
+  wire found_mux_63 = found_or_127 ? ~allocated8_and_tag8_eq_line_4 & allocated9_and_tag9_eq_line_4 : ~allocated10_and_tag10_eq_line_4 & allocated11_and_tag11_eq_line_4; // texelFetch.ts:188
+  wire found_mux_64 = found_or_130 ? ~allocated12_and_tag12_eq_line_4 & allocated13_and_tag13_eq_line_4 : ~allocated14_and_tag14_eq_line_4 & allocated15_and_tag15_eq_line_4; // texelFetch.ts:188
   wire [1:0] found_mux_65 = found_or_129 ? {~found_or_127 & found_or_128, found_mux_63} : {~found_or_130 & found_or_131, found_mux_64}; // texelFetch.ts:188
   wire [2:0] found_mux_66 = found_or_126 ? {~found_or_122 & found_or_125, found_mux_62} : {~found_or_129 & found_or_132, found_mux_65}; // texelFetch.ts:188
-  wire found_mux_67 = found_or_135 ? ~in_ready_and_158 & in_ready_and_159 : ~in_ready_and_160 & in_ready_and_161; // texelFetch.ts:188
-  wire found_mux_68 = found_or_138 ? ~in_ready_and_162 & in_ready_and_163 : ~in_ready_and_164 & in_ready_and_165; // texelFetch.ts:188
+  wire found_mux_67 = found_or_135 ? ~allocated16_and_tag16_eq_line_4 & allocated17_and_tag17_eq_line_4 : ~allocated18_and_tag18_eq_line_4 & allocated19_and_tag19_eq_line_4; // texelFetch.ts:188
+  wire found_mux_68 = found_or_138 ? ~allocated20_and_tag20_eq_line_4 & allocated21_and_tag21_eq_line_4 : ~allocated22_and_tag22_eq_line_4 & allocated23_and_tag23_eq_line_4; // texelFetch.ts:188
   wire [1:0] found_mux_69 = found_or_137 ? {~found_or_135 & found_or_136, found_mux_67} : {~found_or_138 & found_or_139, found_mux_68}; // texelFetch.ts:188
-  wire found_mux_70 = found_or_142 ? ~in_ready_and_166 & in_ready_and_167 : ~in_ready_and_168 & in_ready_and_169; // texelFetch.ts:188
-  wire found_mux_71 = found_or_145 ? ~in_ready_and_170 & in_ready_and_171 : ~in_ready_and_172 & in_ready_and_173; // texelFetch.ts:188
+  wire found_mux_70 = found_or_142 ? ~allocated24_and_tag24_eq_line_4 & allocated25_and_tag25_eq_line_4 : ~allocated26_and_tag26_eq_line_4 & allocated27_and_tag27_eq_line_4; // texelFetch.ts:188
+  wire found_mux_71 = found_or_145 ? ~allocated28_and_tag28_eq_line_4 & allocated29_and_tag29_eq_line_4 : ~allocated30_and_tag30_eq_line_4 & allocated31_and_tag31_eq_line_4; // texelFetch.ts:188
   wire [1:0] found_mux_72 = found_or_144 ? {~found_or_142 & found_or_143, found_mux_70} : {~found_or_145 & found_or_146, found_mux_71}; // texelFetch.ts:188
   wire [2:0] found_mux_73 = found_or_141 ? {~found_or_137 & found_or_140, found_mux_69} : {~found_or_144 & found_or_147, found_mux_72}; // texelFetch.ts:188
   wire [3:0] found_mux_74 = found_or_134 ? {~found_or_126 & found_or_133, found_mux_66} : {~found_or_141 & found_or_148, found_mux_73}; // texelFetch.ts:188
   wire [4:0] found_12 = {~found_or_134 & found_or_149, found_mux_74}; // texelFetch.ts:188
   wire [4:0] index_8 = resolved4 ? index4 : found_12; // texelFetch.ts:226
-  wire in_ready_or_8 = resolved4 | found_4; // texelFetch.ts:205
-  wire found_mux_75 = found_or_150 ? ~in_ready_and_177 & in_ready_and_178 : ~in_ready_and_179 & in_ready_and_180; // texelFetch.ts:188
-  wire found_mux_76 = found_or_153 ? ~in_ready_and_181 & in_ready_and_182 : ~in_ready_and_183 & in_ready_and_184; // texelFetch.ts:188
+  wire resolved4_or_found_4 = resolved4 | found_4; // texelFetch.ts:205
+  wire found_mux_75 = found_or_150 ? ~allocated0_and_tag0_eq_line_5 & allocated1_and_tag1_eq_line_5 : ~allocated2_and_tag2_eq_line_5 & allocated3_and_tag3_eq_line_5; // texelFetch.ts:188
+  wire found_mux_76 = found_or_153 ? ~allocated4_and_tag4_eq_line_5 & allocated5_and_tag5_eq_line_5 : ~allocated6_and_tag6_eq_line_5 & allocated7_and_tag7_eq_line_5; // texelFetch.ts:188
   wire [1:0] found_mux_77 = found_or_152 ? {~found_or_150 & found_or_151, found_mux_75} : {~found_or_153 & found_or_154, found_mux_76}; // texelFetch.ts:188
-  wire found_mux_78 = found_or_157 ? ~in_ready_and_185 & in_ready_and_186 : ~in_ready_and_187 & in_ready_and_188; // texelFetch.ts:188
-  wire found_mux_79 = found_or_160 ? ~in_ready_and_189 & in_ready_and_190 : ~in_ready_and_191 & in_ready_and_192; // texelFetch.ts:188
+  wire found_mux_78 = found_or_157 ? ~allocated8_and_tag8_eq_line_5 & allocated9_and_tag9_eq_line_5 : ~allocated10_and_tag10_eq_line_5 & allocated11_and_tag11_eq_line_5; // texelFetch.ts:188
+  wire found_mux_79 = found_or_160 ? ~allocated12_and_tag12_eq_line_5 & allocated13_and_tag13_eq_line_5 : ~allocated14_and_tag14_eq_line_5 & allocated15_and_tag15_eq_line_5; // texelFetch.ts:188
   wire [1:0] found_mux_80 = found_or_159 ? {~found_or_157 & found_or_158, found_mux_78} : {~found_or_160 & found_or_161, found_mux_79}; // texelFetch.ts:188
   wire [2:0] found_mux_81 = found_or_156 ? {~found_or_152 & found_or_155, found_mux_77} : {~found_or_159 & found_or_162, found_mux_80}; // texelFetch.ts:188
-  wire found_mux_82 = found_or_165 ? ~in_ready_and_193 & in_ready_and_194 : ~in_ready_and_195 & in_ready_and_196; // texelFetch.ts:188
-  wire found_mux_83 = found_or_168 ? ~in_ready_and_197 & in_ready_and_198 : ~in_ready_and_199 & in_ready_and_200; // texelFetch.ts:188
+  wire found_mux_82 = found_or_165 ? ~allocated16_and_tag16_eq_line_5 & allocated17_and_tag17_eq_line_5 : ~allocated18_and_tag18_eq_line_5 & allocated19_and_tag19_eq_line_5; // texelFetch.ts:188
+  wire found_mux_83 = found_or_168 ? ~allocated20_and_tag20_eq_line_5 & allocated21_and_tag21_eq_line_5 : ~allocated22_and_tag22_eq_line_5 & allocated23_and_tag23_eq_line_5; // texelFetch.ts:188
   wire [1:0] found_mux_84 = found_or_167 ? {~found_or_165 & found_or_166, found_mux_82} : {~found_or_168 & found_or_169, found_mux_83}; // texelFetch.ts:188
-  wire found_mux_85 = found_or_172 ? ~in_ready_and_201 & in_ready_and_202 : ~in_ready_and_203 & in_ready_and_204; // texelFetch.ts:188
-  wire found_mux_86 = found_or_175 ? ~in_ready_and_205 & in_ready_and_206 : ~in_ready_and_207 & in_ready_and_208; // texelFetch.ts:188
+  wire found_mux_85 = found_or_172 ? ~allocated24_and_tag24_eq_line_5 & allocated25_and_tag25_eq_line_5 : ~allocated26_and_tag26_eq_line_5 & allocated27_and_tag27_eq_line_5; // texelFetch.ts:188
+  wire found_mux_86 = found_or_175 ? ~allocated28_and_tag28_eq_line_5 & allocated29_and_tag29_eq_line_5 : ~allocated30_and_tag30_eq_line_5 & allocated31_and_tag31_eq_line_5; // texelFetch.ts:188
   wire [1:0] found_mux_87 = found_or_174 ? {~found_or_172 & found_or_173, found_mux_85} : {~found_or_175 & found_or_176, found_mux_86}; // texelFetch.ts:188
   wire [2:0] found_mux_88 = found_or_171 ? {~found_or_167 & found_or_170, found_mux_84} : {~found_or_174 & found_or_177, found_mux_87}; // texelFetch.ts:188
   wire [3:0] found_mux_89 = found_or_164 ? {~found_or_156 & found_or_163, found_mux_81} : {~found_or_171 & found_or_178, found_mux_88}; // texelFetch.ts:188
   wire [4:0] found_13 = {~found_or_164 & found_or_179, found_mux_89}; // texelFetch.ts:188
   wire [4:0] index_10 = resolved5 ? index5 : found_13; // texelFetch.ts:226
-  wire in_ready_or_10 = resolved5 | found_5; // texelFetch.ts:205
-  wire in_ready_or_11 = in_ready_or_7 | needed_4 & index_8 == 5'd0 & in_ready_or_8 | needed_5 & index_10 == 5'd0 & in_ready_or_10; // texelFetch.ts:205
-  wire found_mux_90 = found_or_180 ? ~in_ready_and_212 & in_ready_and_213 : ~in_ready_and_214 & in_ready_and_215; // texelFetch.ts:188
-  wire found_mux_91 = found_or_183 ? ~in_ready_and_216 & in_ready_and_217 : ~in_ready_and_218 & in_ready_and_219; // texelFetch.ts:188
+  wire resolved5_or_found_5 = resolved5 | found_5; // texelFetch.ts:205
+  wire in_ready_or_11 = in_ready_or_7 | needed_4 & index_8 == 5'd0 & resolved4_or_found_4 | needed_5 & index_10 == 5'd0 & resolved5_or_found_5; // texelFetch.ts:205
+  wire found_mux_90 = found_or_180 ? ~allocated0_and_tag0_eq_line_6 & allocated1_and_tag1_eq_line_6 : ~allocated2_and_tag2_eq_line_6 & allocated3_and_tag3_eq_line_6; // texelFetch.ts:188
+  wire found_mux_91 = found_or_183 ? ~allocated4_and_tag4_eq_line_6 & allocated5_and_tag5_eq_line_6 : ~allocated6_and_tag6_eq_line_6 & allocated7_and_tag7_eq_line_6; // texelFetch.ts:188
   wire [1:0] found_mux_92 = found_or_182 ? {~found_or_180 & found_or_181, found_mux_90} : {~found_or_183 & found_or_184, found_mux_91}; // texelFetch.ts:188
-  wire found_mux_93 = found_or_187 ? ~in_ready_and_220 & in_ready_and_221 : ~in_ready_and_222 & in_ready_and_223; // texelFetch.ts:188
-  wire found_mux_94 = found_or_190 ? ~in_ready_and_224 & in_ready_and_225 : ~in_ready_and_226 & in_ready_and_227; // texelFetch.ts:188
+  wire found_mux_93 = found_or_187 ? ~allocated8_and_tag8_eq_line_6 & allocated9_and_tag9_eq_line_6 : ~allocated10_and_tag10_eq_line_6 & allocated11_and_tag11_eq_line_6; // texelFetch.ts:188
+  wire found_mux_94 = found_or_190 ? ~allocated12_and_tag12_eq_line_6 & allocated13_and_tag13_eq_line_6 : ~allocated14_and_tag14_eq_line_6 & allocated15_and_tag15_eq_line_6; // texelFetch.ts:188
   wire [1:0] found_mux_95 = found_or_189 ? {~found_or_187 & found_or_188, found_mux_93} : {~found_or_190 & found_or_191, found_mux_94}; // texelFetch.ts:188
   wire [2:0] found_mux_96 = found_or_186 ? {~found_or_182 & found_or_185, found_mux_92} : {~found_or_189 & found_or_192, found_mux_95}; // texelFetch.ts:188
-  wire found_mux_97 = found_or_195 ? ~in_ready_and_228 & in_ready_and_229 : ~in_ready_and_230 & in_ready_and_231; // texelFetch.ts:188
-  wire found_mux_98 = found_or_198 ? ~in_ready_and_232 & in_ready_and_233 : ~in_ready_and_234 & in_ready_and_235; // texelFetch.ts:188
+  wire found_mux_97 = found_or_195 ? ~allocated16_and_tag16_eq_line_6 & allocated17_and_tag17_eq_line_6 : ~allocated18_and_tag18_eq_line_6 & allocated19_and_tag19_eq_line_6; // texelFetch.ts:188
+  wire found_mux_98 = found_or_198 ? ~allocated20_and_tag20_eq_line_6 & allocated21_and_tag21_eq_line_6 : ~allocated22_and_tag22_eq_line_6 & allocated23_and_tag23_eq_line_6; // texelFetch.ts:188
   wire [1:0] found_mux_99 = found_or_197 ? {~found_or_195 & found_or_196, found_mux_97} : {~found_or_198 & found_or_199, found_mux_98}; // texelFetch.ts:188
-  wire found_mux_100 = found_or_202 ? ~in_ready_and_236 & in_ready_and_237 : ~in_ready_and_238 & in_ready_and_239; // texelFetch.ts:188
-  wire found_mux_101 = found_or_205 ? ~in_ready_and_240 & in_ready_and_241 : ~in_ready_and_242 & in_ready_and_243; // texelFetch.ts:188
+  wire found_mux_100 = found_or_202 ? ~allocated24_and_tag24_eq_line_6 & allocated25_and_tag25_eq_line_6 : ~allocated26_and_tag26_eq_line_6 & allocated27_and_tag27_eq_line_6; // texelFetch.ts:188
+  wire found_mux_101 = found_or_205 ? ~allocated28_and_tag28_eq_line_6 & allocated29_and_tag29_eq_line_6 : ~allocated30_and_tag30_eq_line_6 & allocated31_and_tag31_eq_line_6; // texelFetch.ts:188
   wire [1:0] found_mux_102 = found_or_204 ? {~found_or_202 & found_or_203, found_mux_100} : {~found_or_205 & found_or_206, found_mux_101}; // texelFetch.ts:188
   wire [2:0] found_mux_103 = found_or_201 ? {~found_or_197 & found_or_200, found_mux_99} : {~found_or_204 & found_or_207, found_mux_102}; // texelFetch.ts:188
   wire [3:0] found_mux_104 = found_or_194 ? {~found_or_186 & found_or_193, found_mux_96} : {~found_or_201 & found_or_208, found_mux_103}; // texelFetch.ts:188
   wire [4:0] found_14 = {~found_or_194 & found_or_209, found_mux_104}; // texelFetch.ts:188
   wire [4:0] index_12 = resolved6 ? index6 : found_14; // texelFetch.ts:226
-  wire in_ready_or_12 = resolved6 | found_6; // texelFetch.ts:205
-  wire found_mux_105 = found_or_210 ? ~in_ready_and_247 & in_ready_and_248 : ~in_ready_and_249 & in_ready_and_250; // texelFetch.ts:188
-  wire found_mux_106 = found_or_213 ? ~in_ready_and_251 & in_ready_and_252 : ~in_ready_and_253 & in_ready_and_254; // texelFetch.ts:188
+  wire resolved6_or_found_6 = resolved6 | found_6; // texelFetch.ts:205
+  wire found_mux_105 = found_or_210 ? ~allocated0_and_tag0_eq_line_7 & allocated1_and_tag1_eq_line_7 : ~allocated2_and_tag2_eq_line_7 & allocated3_and_tag3_eq_line_7; // texelFetch.ts:188
+  wire found_mux_106 = found_or_213 ? ~allocated4_and_tag4_eq_line_7 & allocated5_and_tag5_eq_line_7 : ~allocated6_and_tag6_eq_line_7 & allocated7_and_tag7_eq_line_7; // texelFetch.ts:188
   wire [1:0] found_mux_107 = found_or_212 ? {~found_or_210 & found_or_211, found_mux_105} : {~found_or_213 & found_or_214, found_mux_106}; // texelFetch.ts:188
-  wire found_mux_108 = found_or_217 ? ~in_ready_and_255 & in_ready_and_256 : ~in_ready_and_257 & in_ready_and_258; // texelFetch.ts:188
-  wire found_mux_109 = found_or_220 ? ~in_ready_and_259 & in_ready_and_260 : ~in_ready_and_261 & in_ready_and_262; // texelFetch.ts:188
+  wire found_mux_108 = found_or_217 ? ~allocated8_and_tag8_eq_line_7 & allocated9_and_tag9_eq_line_7 : ~allocated10_and_tag10_eq_line_7 & allocated11_and_tag11_eq_line_7; // texelFetch.ts:188
+  wire found_mux_109 = found_or_220 ? ~allocated12_and_tag12_eq_line_7 & allocated13_and_tag13_eq_line_7 : ~allocated14_and_tag14_eq_line_7 & allocated15_and_tag15_eq_line_7; // texelFetch.ts:188
   wire [1:0] found_mux_110 = found_or_219 ? {~found_or_217 & found_or_218, found_mux_108} : {~found_or_220 & found_or_221, found_mux_109}; // texelFetch.ts:188
   wire [2:0] found_mux_111 = found_or_216 ? {~found_or_212 & found_or_215, found_mux_107} : {~found_or_219 & found_or_222, found_mux_110}; // texelFetch.ts:188
-  wire found_mux_112 = found_or_225 ? ~in_ready_and_263 & in_ready_and_264 : ~in_ready_and_265 & in_ready_and_266; // texelFetch.ts:188
-  wire found_mux_113 = found_or_228 ? ~in_ready_and_267 & in_ready_and_268 : ~in_ready_and_269 & in_ready_and_270; // texelFetch.ts:188
+  wire found_mux_112 = found_or_225 ? ~allocated16_and_tag16_eq_line_7 & allocated17_and_tag17_eq_line_7 : ~allocated18_and_tag18_eq_line_7 & allocated19_and_tag19_eq_line_7; // texelFetch.ts:188
+  wire found_mux_113 = found_or_228 ? ~allocated20_and_tag20_eq_line_7 & allocated21_and_tag21_eq_line_7 : ~allocated22_and_tag22_eq_line_7 & allocated23_and_tag23_eq_line_7; // texelFetch.ts:188
   wire [1:0] found_mux_114 = found_or_227 ? {~found_or_225 & found_or_226, found_mux_112} : {~found_or_228 & found_or_229, found_mux_113}; // texelFetch.ts:188
-  wire found_mux_115 = found_or_232 ? ~in_ready_and_271 & in_ready_and_272 : ~in_ready_and_273 & in_ready_and_274; // texelFetch.ts:188
-  wire found_mux_116 = found_or_235 ? ~in_ready_and_275 & in_ready_and_276 : ~in_ready_and_277 & in_ready_and_278; // texelFetch.ts:188
+  wire found_mux_115 = found_or_232 ? ~allocated24_and_tag24_eq_line_7 & allocated25_and_tag25_eq_line_7 : ~allocated26_and_tag26_eq_line_7 & allocated27_and_tag27_eq_line_7; // texelFetch.ts:188
+  wire found_mux_116 = found_or_235 ? ~allocated28_and_tag28_eq_line_7 & allocated29_and_tag29_eq_line_7 : ~allocated30_and_tag30_eq_line_7 & allocated31_and_tag31_eq_line_7; // texelFetch.ts:188
   wire [1:0] found_mux_117 = found_or_234 ? {~found_or_232 & found_or_233, found_mux_115} : {~found_or_235 & found_or_236, found_mux_116}; // texelFetch.ts:188
   wire [2:0] found_mux_118 = found_or_231 ? {~found_or_227 & found_or_230, found_mux_114} : {~found_or_234 & found_or_237, found_mux_117}; // texelFetch.ts:188
   wire [3:0] found_mux_119 = found_or_224 ? {~found_or_216 & found_or_223, found_mux_111} : {~found_or_231 & found_or_238, found_mux_118}; // texelFetch.ts:188
   wire [4:0] found_15 = {~found_or_224 & found_or_239, found_mux_119}; // texelFetch.ts:188
   wire [4:0] index_14 = resolved7 ? index7 : found_15; // texelFetch.ts:226
-  wire in_ready_or_14 = resolved7 | found_7; // texelFetch.ts:205
-  wire in_ready_or_15 = in_ready_or_11 | needed_6 & index_12 == 5'd0 & in_ready_or_12 | needed_7 & index_14 == 5'd0 & in_ready_or_14; // texelFetch.ts:205
+  wire resolved7_or_found_7 = resolved7 | found_7; // texelFetch.ts:205
+  wire in_ready_or_15 = in_ready_or_11 | needed_6 & index_12 == 5'd0 & resolved6_or_found_6 | needed_7 & index_14 == 5'd0 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_297 = refs0 == 10'd0 & (~allocated0 | present0) & ~in_ready_or_15; // texelFetch.ts:206
-  wire in_ready_or_17 = needed & index == 5'd1 & in_ready_or_1 | needed_1 & index_2 == 5'd1 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_19 = in_ready_or_17 | needed_2 & index_4 == 5'd1 & in_ready_or_4 | needed_3 & index_6 == 5'd1 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_21 = in_ready_or_19 | needed_4 & index_8 == 5'd1 & in_ready_or_8 | needed_5 & index_10 == 5'd1 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_23 = in_ready_or_21 | needed_6 & index_12 == 5'd1 & in_ready_or_12 | needed_7 & index_14 == 5'd1 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_17 = needed & index == 5'd1 & resolved0_or_found | needed_1 & index_2 == 5'd1 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_19 = in_ready_or_17 | needed_2 & index_4 == 5'd1 & resolved2_or_found_2 | needed_3 & index_6 == 5'd1 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_21 = in_ready_or_19 | needed_4 & index_8 == 5'd1 & resolved4_or_found_4 | needed_5 & index_10 == 5'd1 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_23 = in_ready_or_21 | needed_6 & index_12 == 5'd1 & resolved6_or_found_6 | needed_7 & index_14 == 5'd1 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_315 = refs1 == 10'd0 & (~allocated1 | present1) & ~in_ready_or_23; // texelFetch.ts:206
   wire anywhere_or = in_ready_and_297 | in_ready_and_315; // texelFetch.ts:213
-  wire in_ready_or_25 = needed & index == 5'd2 & in_ready_or_1 | needed_1 & index_2 == 5'd2 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_27 = in_ready_or_25 | needed_2 & index_4 == 5'd2 & in_ready_or_4 | needed_3 & index_6 == 5'd2 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_29 = in_ready_or_27 | needed_4 & index_8 == 5'd2 & in_ready_or_8 | needed_5 & index_10 == 5'd2 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_31 = in_ready_or_29 | needed_6 & index_12 == 5'd2 & in_ready_or_12 | needed_7 & index_14 == 5'd2 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_25 = needed & index == 5'd2 & resolved0_or_found | needed_1 & index_2 == 5'd2 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_27 = in_ready_or_25 | needed_2 & index_4 == 5'd2 & resolved2_or_found_2 | needed_3 & index_6 == 5'd2 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_29 = in_ready_or_27 | needed_4 & index_8 == 5'd2 & resolved4_or_found_4 | needed_5 & index_10 == 5'd2 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_31 = in_ready_or_29 | needed_6 & index_12 == 5'd2 & resolved6_or_found_6 | needed_7 & index_14 == 5'd2 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_333 = refs2 == 10'd0 & (~allocated2 | present2) & ~in_ready_or_31; // texelFetch.ts:206
-  wire in_ready_or_33 = needed & index == 5'd3 & in_ready_or_1 | needed_1 & index_2 == 5'd3 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_35 = in_ready_or_33 | needed_2 & index_4 == 5'd3 & in_ready_or_4 | needed_3 & index_6 == 5'd3 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_37 = in_ready_or_35 | needed_4 & index_8 == 5'd3 & in_ready_or_8 | needed_5 & index_10 == 5'd3 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_39 = in_ready_or_37 | needed_6 & index_12 == 5'd3 & in_ready_or_12 | needed_7 & index_14 == 5'd3 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_33 = needed & index == 5'd3 & resolved0_or_found | needed_1 & index_2 == 5'd3 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_35 = in_ready_or_33 | needed_2 & index_4 == 5'd3 & resolved2_or_found_2 | needed_3 & index_6 == 5'd3 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_37 = in_ready_or_35 | needed_4 & index_8 == 5'd3 & resolved4_or_found_4 | needed_5 & index_10 == 5'd3 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_39 = in_ready_or_37 | needed_6 & index_12 == 5'd3 & resolved6_or_found_6 | needed_7 & index_14 == 5'd3 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_351 = refs3 == 10'd0 & (~allocated3 | present3) & ~in_ready_or_39; // texelFetch.ts:206
   wire anywhere_or_1 = in_ready_and_333 | in_ready_and_351; // texelFetch.ts:213
   wire anywhere_or_2 = anywhere_or | anywhere_or_1; // texelFetch.ts:213
-  wire in_ready_or_41 = needed & index == 5'd4 & in_ready_or_1 | needed_1 & index_2 == 5'd4 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_43 = in_ready_or_41 | needed_2 & index_4 == 5'd4 & in_ready_or_4 | needed_3 & index_6 == 5'd4 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_45 = in_ready_or_43 | needed_4 & index_8 == 5'd4 & in_ready_or_8 | needed_5 & index_10 == 5'd4 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_47 = in_ready_or_45 | needed_6 & index_12 == 5'd4 & in_ready_or_12 | needed_7 & index_14 == 5'd4 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_41 = needed & index == 5'd4 & resolved0_or_found | needed_1 & index_2 == 5'd4 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_43 = in_ready_or_41 | needed_2 & index_4 == 5'd4 & resolved2_or_found_2 | needed_3 & index_6 == 5'd4 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_45 = in_ready_or_43 | needed_4 & index_8 == 5'd4 & resolved4_or_found_4 | needed_5 & index_10 == 5'd4 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_47 = in_ready_or_45 | needed_6 & index_12 == 5'd4 & resolved6_or_found_6 | needed_7 & index_14 == 5'd4 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_369 = refs4 == 10'd0 & (~allocated4 | present4) & ~in_ready_or_47; // texelFetch.ts:206
-  wire in_ready_or_49 = needed & index == 5'd5 & in_ready_or_1 | needed_1 & index_2 == 5'd5 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_51 = in_ready_or_49 | needed_2 & index_4 == 5'd5 & in_ready_or_4 | needed_3 & index_6 == 5'd5 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_53 = in_ready_or_51 | needed_4 & index_8 == 5'd5 & in_ready_or_8 | needed_5 & index_10 == 5'd5 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_55 = in_ready_or_53 | needed_6 & index_12 == 5'd5 & in_ready_or_12 | needed_7 & index_14 == 5'd5 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_49 = needed & index == 5'd5 & resolved0_or_found | needed_1 & index_2 == 5'd5 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_51 = in_ready_or_49 | needed_2 & index_4 == 5'd5 & resolved2_or_found_2 | needed_3 & index_6 == 5'd5 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_53 = in_ready_or_51 | needed_4 & index_8 == 5'd5 & resolved4_or_found_4 | needed_5 & index_10 == 5'd5 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_55 = in_ready_or_53 | needed_6 & index_12 == 5'd5 & resolved6_or_found_6 | needed_7 & index_14 == 5'd5 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_387 = refs5 == 10'd0 & (~allocated5 | present5) & ~in_ready_or_55; // texelFetch.ts:206
   wire anywhere_or_3 = in_ready_and_369 | in_ready_and_387; // texelFetch.ts:213
-  wire in_ready_or_57 = needed & index == 5'd6 & in_ready_or_1 | needed_1 & index_2 == 5'd6 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_59 = in_ready_or_57 | needed_2 & index_4 == 5'd6 & in_ready_or_4 | needed_3 & index_6 == 5'd6 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_61 = in_ready_or_59 | needed_4 & index_8 == 5'd6 & in_ready_or_8 | needed_5 & index_10 == 5'd6 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_63 = in_ready_or_61 | needed_6 & index_12 == 5'd6 & in_ready_or_12 | needed_7 & index_14 == 5'd6 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_57 = needed & index == 5'd6 & resolved0_or_found | needed_1 & index_2 == 5'd6 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_59 = in_ready_or_57 | needed_2 & index_4 == 5'd6 & resolved2_or_found_2 | needed_3 & index_6 == 5'd6 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_61 = in_ready_or_59 | needed_4 & index_8 == 5'd6 & resolved4_or_found_4 | needed_5 & index_10 == 5'd6 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_63 = in_ready_or_61 | needed_6 & index_12 == 5'd6 & resolved6_or_found_6 | needed_7 & index_14 == 5'd6 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_405 = refs6 == 10'd0 & (~allocated6 | present6) & ~in_ready_or_63; // texelFetch.ts:206
-  wire in_ready_or_65 = needed & index == 5'd7 & in_ready_or_1 | needed_1 & index_2 == 5'd7 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_67 = in_ready_or_65 | needed_2 & index_4 == 5'd7 & in_ready_or_4 | needed_3 & index_6 == 5'd7 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_69 = in_ready_or_67 | needed_4 & index_8 == 5'd7 & in_ready_or_8 | needed_5 & index_10 == 5'd7 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_71 = in_ready_or_69 | needed_6 & index_12 == 5'd7 & in_ready_or_12 | needed_7 & index_14 == 5'd7 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_65 = needed & index == 5'd7 & resolved0_or_found | needed_1 & index_2 == 5'd7 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_67 = in_ready_or_65 | needed_2 & index_4 == 5'd7 & resolved2_or_found_2 | needed_3 & index_6 == 5'd7 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_69 = in_ready_or_67 | needed_4 & index_8 == 5'd7 & resolved4_or_found_4 | needed_5 & index_10 == 5'd7 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_71 = in_ready_or_69 | needed_6 & index_12 == 5'd7 & resolved6_or_found_6 | needed_7 & index_14 == 5'd7 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_423 = refs7 == 10'd0 & (~allocated7 | present7) & ~in_ready_or_71; // texelFetch.ts:206
   wire anywhere_or_4 = in_ready_and_405 | in_ready_and_423; // texelFetch.ts:213
   wire anywhere_or_5 = anywhere_or_3 | anywhere_or_4; // texelFetch.ts:213
   wire anywhere_or_6 = anywhere_or_2 | anywhere_or_5; // texelFetch.ts:213
-  wire in_ready_or_73 = needed & index == 5'd8 & in_ready_or_1 | needed_1 & index_2 == 5'd8 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_75 = in_ready_or_73 | needed_2 & index_4 == 5'd8 & in_ready_or_4 | needed_3 & index_6 == 5'd8 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_77 = in_ready_or_75 | needed_4 & index_8 == 5'd8 & in_ready_or_8 | needed_5 & index_10 == 5'd8 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_79 = in_ready_or_77 | needed_6 & index_12 == 5'd8 & in_ready_or_12 | needed_7 & index_14 == 5'd8 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_73 = needed & index == 5'd8 & resolved0_or_found | needed_1 & index_2 == 5'd8 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_75 = in_ready_or_73 | needed_2 & index_4 == 5'd8 & resolved2_or_found_2 | needed_3 & index_6 == 5'd8 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_77 = in_ready_or_75 | needed_4 & index_8 == 5'd8 & resolved4_or_found_4 | needed_5 & index_10 == 5'd8 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_79 = in_ready_or_77 | needed_6 & index_12 == 5'd8 & resolved6_or_found_6 | needed_7 & index_14 == 5'd8 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_441 = refs8 == 10'd0 & (~allocated8 | present8) & ~in_ready_or_79; // texelFetch.ts:206
-  wire in_ready_or_81 = needed & index == 5'd9 & in_ready_or_1 | needed_1 & index_2 == 5'd9 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_83 = in_ready_or_81 | needed_2 & index_4 == 5'd9 & in_ready_or_4 | needed_3 & index_6 == 5'd9 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_85 = in_ready_or_83 | needed_4 & index_8 == 5'd9 & in_ready_or_8 | needed_5 & index_10 == 5'd9 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_87 = in_ready_or_85 | needed_6 & index_12 == 5'd9 & in_ready_or_12 | needed_7 & index_14 == 5'd9 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_81 = needed & index == 5'd9 & resolved0_or_found | needed_1 & index_2 == 5'd9 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_83 = in_ready_or_81 | needed_2 & index_4 == 5'd9 & resolved2_or_found_2 | needed_3 & index_6 == 5'd9 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_85 = in_ready_or_83 | needed_4 & index_8 == 5'd9 & resolved4_or_found_4 | needed_5 & index_10 == 5'd9 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_87 = in_ready_or_85 | needed_6 & index_12 == 5'd9 & resolved6_or_found_6 | needed_7 & index_14 == 5'd9 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_459 = refs9 == 10'd0 & (~allocated9 | present9) & ~in_ready_or_87; // texelFetch.ts:206
   wire anywhere_or_7 = in_ready_and_441 | in_ready_and_459; // texelFetch.ts:213
-  wire in_ready_or_89 = needed & index == 5'd10 & in_ready_or_1 | needed_1 & index_2 == 5'd10 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_91 = in_ready_or_89 | needed_2 & index_4 == 5'd10 & in_ready_or_4 | needed_3 & index_6 == 5'd10 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_93 = in_ready_or_91 | needed_4 & index_8 == 5'd10 & in_ready_or_8 | needed_5 & index_10 == 5'd10 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_95 = in_ready_or_93 | needed_6 & index_12 == 5'd10 & in_ready_or_12 | needed_7 & index_14 == 5'd10 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_89 = needed & index == 5'd10 & resolved0_or_found | needed_1 & index_2 == 5'd10 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_91 = in_ready_or_89 | needed_2 & index_4 == 5'd10 & resolved2_or_found_2 | needed_3 & index_6 == 5'd10 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_93 = in_ready_or_91 | needed_4 & index_8 == 5'd10 & resolved4_or_found_4 | needed_5 & index_10 == 5'd10 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_95 = in_ready_or_93 | needed_6 & index_12 == 5'd10 & resolved6_or_found_6 | needed_7 & index_14 == 5'd10 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_477 = refs10 == 10'd0 & (~allocated10 | present10) & ~in_ready_or_95; // texelFetch.ts:206
-  wire in_ready_or_97 = needed & index == 5'd11 & in_ready_or_1 | needed_1 & index_2 == 5'd11 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_99 = in_ready_or_97 | needed_2 & index_4 == 5'd11 & in_ready_or_4 | needed_3 & index_6 == 5'd11 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_101 = in_ready_or_99 | needed_4 & index_8 == 5'd11 & in_ready_or_8 | needed_5 & index_10 == 5'd11 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_103 = in_ready_or_101 | needed_6 & index_12 == 5'd11 & in_ready_or_12 | needed_7 & index_14 == 5'd11 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_97 = needed & index == 5'd11 & resolved0_or_found | needed_1 & index_2 == 5'd11 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_99 = in_ready_or_97 | needed_2 & index_4 == 5'd11 & resolved2_or_found_2 | needed_3 & index_6 == 5'd11 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_101 = in_ready_or_99 | needed_4 & index_8 == 5'd11 & resolved4_or_found_4 | needed_5 & index_10 == 5'd11 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_103 = in_ready_or_101 | needed_6 & index_12 == 5'd11 & resolved6_or_found_6 | needed_7 & index_14 == 5'd11 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_495 = refs11 == 10'd0 & (~allocated11 | present11) & ~in_ready_or_103; // texelFetch.ts:206
   wire anywhere_or_8 = in_ready_and_477 | in_ready_and_495; // texelFetch.ts:213
   wire anywhere_or_9 = anywhere_or_7 | anywhere_or_8; // texelFetch.ts:213
-  wire in_ready_or_105 = needed & index == 5'd12 & in_ready_or_1 | needed_1 & index_2 == 5'd12 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_107 = in_ready_or_105 | needed_2 & index_4 == 5'd12 & in_ready_or_4 | needed_3 & index_6 == 5'd12 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_109 = in_ready_or_107 | needed_4 & index_8 == 5'd12 & in_ready_or_8 | needed_5 & index_10 == 5'd12 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_111 = in_ready_or_109 | needed_6 & index_12 == 5'd12 & in_ready_or_12 | needed_7 & index_14 == 5'd12 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_105 = needed & index == 5'd12 & resolved0_or_found | needed_1 & index_2 == 5'd12 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_107 = in_ready_or_105 | needed_2 & index_4 == 5'd12 & resolved2_or_found_2 | needed_3 & index_6 == 5'd12 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_109 = in_ready_or_107 | needed_4 & index_8 == 5'd12 & resolved4_or_found_4 | needed_5 & index_10 == 5'd12 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_111 = in_ready_or_109 | needed_6 & index_12 == 5'd12 & resolved6_or_found_6 | needed_7 & index_14 == 5'd12 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_513 = refs12 == 10'd0 & (~allocated12 | present12) & ~in_ready_or_111; // texelFetch.ts:206
-  wire in_ready_or_113 = needed & index == 5'd13 & in_ready_or_1 | needed_1 & index_2 == 5'd13 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_115 = in_ready_or_113 | needed_2 & index_4 == 5'd13 & in_ready_or_4 | needed_3 & index_6 == 5'd13 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_117 = in_ready_or_115 | needed_4 & index_8 == 5'd13 & in_ready_or_8 | needed_5 & index_10 == 5'd13 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_119 = in_ready_or_117 | needed_6 & index_12 == 5'd13 & in_ready_or_12 | needed_7 & index_14 == 5'd13 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_113 = needed & index == 5'd13 & resolved0_or_found | needed_1 & index_2 == 5'd13 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_115 = in_ready_or_113 | needed_2 & index_4 == 5'd13 & resolved2_or_found_2 | needed_3 & index_6 == 5'd13 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_117 = in_ready_or_115 | needed_4 & index_8 == 5'd13 & resolved4_or_found_4 | needed_5 & index_10 == 5'd13 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_119 = in_ready_or_117 | needed_6 & index_12 == 5'd13 & resolved6_or_found_6 | needed_7 & index_14 == 5'd13 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_531 = refs13 == 10'd0 & (~allocated13 | present13) & ~in_ready_or_119; // texelFetch.ts:206
   wire anywhere_or_10 = in_ready_and_513 | in_ready_and_531; // texelFetch.ts:213
-  wire in_ready_or_121 = needed & index == 5'd14 & in_ready_or_1 | needed_1 & index_2 == 5'd14 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_123 = in_ready_or_121 | needed_2 & index_4 == 5'd14 & in_ready_or_4 | needed_3 & index_6 == 5'd14 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_125 = in_ready_or_123 | needed_4 & index_8 == 5'd14 & in_ready_or_8 | needed_5 & index_10 == 5'd14 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_127 = in_ready_or_125 | needed_6 & index_12 == 5'd14 & in_ready_or_12 | needed_7 & index_14 == 5'd14 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_121 = needed & index == 5'd14 & resolved0_or_found | needed_1 & index_2 == 5'd14 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_123 = in_ready_or_121 | needed_2 & index_4 == 5'd14 & resolved2_or_found_2 | needed_3 & index_6 == 5'd14 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_125 = in_ready_or_123 | needed_4 & index_8 == 5'd14 & resolved4_or_found_4 | needed_5 & index_10 == 5'd14 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_127 = in_ready_or_125 | needed_6 & index_12 == 5'd14 & resolved6_or_found_6 | needed_7 & index_14 == 5'd14 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_549 = refs14 == 10'd0 & (~allocated14 | present14) & ~in_ready_or_127; // texelFetch.ts:206
-  wire in_ready_or_129 = needed & index == 5'd15 & in_ready_or_1 | needed_1 & index_2 == 5'd15 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_131 = in_ready_or_129 | needed_2 & index_4 == 5'd15 & in_ready_or_4 | needed_3 & index_6 == 5'd15 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_133 = in_ready_or_131 | needed_4 & index_8 == 5'd15 & in_ready_or_8 | needed_5 & index_10 == 5'd15 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_135 = in_ready_or_133 | needed_6 & index_12 == 5'd15 & in_ready_or_12 | needed_7 & index_14 == 5'd15 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_129 = needed & index == 5'd15 & resolved0_or_found | needed_1 & index_2 == 5'd15 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_131 = in_ready_or_129 | needed_2 & index_4 == 5'd15 & resolved2_or_found_2 | needed_3 & index_6 == 5'd15 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_133 = in_ready_or_131 | needed_4 & index_8 == 5'd15 & resolved4_or_found_4 | needed_5 & index_10 == 5'd15 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_135 = in_ready_or_133 | needed_6 & index_12 == 5'd15 & resolved6_or_found_6 | needed_7 & index_14 == 5'd15 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_567 = refs15 == 10'd0 & (~allocated15 | present15) & ~in_ready_or_135; // texelFetch.ts:206
   wire anywhere_or_11 = in_ready_and_549 | in_ready_and_567; // texelFetch.ts:213
   wire anywhere_or_12 = anywhere_or_10 | anywhere_or_11; // texelFetch.ts:213
   wire anywhere_or_13 = anywhere_or_9 | anywhere_or_12; // texelFetch.ts:213
   wire anywhere_or_14 = anywhere_or_6 | anywhere_or_13; // texelFetch.ts:213
-  wire in_ready_or_137 = needed & index == 5'd16 & in_ready_or_1 | needed_1 & index_2 == 5'd16 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_139 = in_ready_or_137 | needed_2 & index_4 == 5'd16 & in_ready_or_4 | needed_3 & index_6 == 5'd16 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_141 = in_ready_or_139 | needed_4 & index_8 == 5'd16 & in_ready_or_8 | needed_5 & index_10 == 5'd16 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_143 = in_ready_or_141 | needed_6 & index_12 == 5'd16 & in_ready_or_12 | needed_7 & index_14 == 5'd16 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_137 = needed & index == 5'd16 & resolved0_or_found | needed_1 & index_2 == 5'd16 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_139 = in_ready_or_137 | needed_2 & index_4 == 5'd16 & resolved2_or_found_2 | needed_3 & index_6 == 5'd16 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_141 = in_ready_or_139 | needed_4 & index_8 == 5'd16 & resolved4_or_found_4 | needed_5 & index_10 == 5'd16 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_143 = in_ready_or_141 | needed_6 & index_12 == 5'd16 & resolved6_or_found_6 | needed_7 & index_14 == 5'd16 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_585 = refs16 == 10'd0 & (~allocated16 | present16) & ~in_ready_or_143; // texelFetch.ts:206
-  wire in_ready_or_145 = needed & index == 5'd17 & in_ready_or_1 | needed_1 & index_2 == 5'd17 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_147 = in_ready_or_145 | needed_2 & index_4 == 5'd17 & in_ready_or_4 | needed_3 & index_6 == 5'd17 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_149 = in_ready_or_147 | needed_4 & index_8 == 5'd17 & in_ready_or_8 | needed_5 & index_10 == 5'd17 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_151 = in_ready_or_149 | needed_6 & index_12 == 5'd17 & in_ready_or_12 | needed_7 & index_14 == 5'd17 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_145 = needed & index == 5'd17 & resolved0_or_found | needed_1 & index_2 == 5'd17 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_147 = in_ready_or_145 | needed_2 & index_4 == 5'd17 & resolved2_or_found_2 | needed_3 & index_6 == 5'd17 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_149 = in_ready_or_147 | needed_4 & index_8 == 5'd17 & resolved4_or_found_4 | needed_5 & index_10 == 5'd17 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_151 = in_ready_or_149 | needed_6 & index_12 == 5'd17 & resolved6_or_found_6 | needed_7 & index_14 == 5'd17 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_603 = refs17 == 10'd0 & (~allocated17 | present17) & ~in_ready_or_151; // texelFetch.ts:206
   wire anywhere_or_15 = in_ready_and_585 | in_ready_and_603; // texelFetch.ts:213
-  wire in_ready_or_153 = needed & index == 5'd18 & in_ready_or_1 | needed_1 & index_2 == 5'd18 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_155 = in_ready_or_153 | needed_2 & index_4 == 5'd18 & in_ready_or_4 | needed_3 & index_6 == 5'd18 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_157 = in_ready_or_155 | needed_4 & index_8 == 5'd18 & in_ready_or_8 | needed_5 & index_10 == 5'd18 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_159 = in_ready_or_157 | needed_6 & index_12 == 5'd18 & in_ready_or_12 | needed_7 & index_14 == 5'd18 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_153 = needed & index == 5'd18 & resolved0_or_found | needed_1 & index_2 == 5'd18 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_155 = in_ready_or_153 | needed_2 & index_4 == 5'd18 & resolved2_or_found_2 | needed_3 & index_6 == 5'd18 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_157 = in_ready_or_155 | needed_4 & index_8 == 5'd18 & resolved4_or_found_4 | needed_5 & index_10 == 5'd18 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_159 = in_ready_or_157 | needed_6 & index_12 == 5'd18 & resolved6_or_found_6 | needed_7 & index_14 == 5'd18 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_621 = refs18 == 10'd0 & (~allocated18 | present18) & ~in_ready_or_159; // texelFetch.ts:206
-  wire in_ready_or_161 = needed & index == 5'd19 & in_ready_or_1 | needed_1 & index_2 == 5'd19 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_163 = in_ready_or_161 | needed_2 & index_4 == 5'd19 & in_ready_or_4 | needed_3 & index_6 == 5'd19 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_165 = in_ready_or_163 | needed_4 & index_8 == 5'd19 & in_ready_or_8 | needed_5 & index_10 == 5'd19 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_167 = in_ready_or_165 | needed_6 & index_12 == 5'd19 & in_ready_or_12 | needed_7 & index_14 == 5'd19 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_161 = needed & index == 5'd19 & resolved0_or_found | needed_1 & index_2 == 5'd19 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_163 = in_ready_or_161 | needed_2 & index_4 == 5'd19 & resolved2_or_found_2 | needed_3 & index_6 == 5'd19 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_165 = in_ready_or_163 | needed_4 & index_8 == 5'd19 & resolved4_or_found_4 | needed_5 & index_10 == 5'd19 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_167 = in_ready_or_165 | needed_6 & index_12 == 5'd19 & resolved6_or_found_6 | needed_7 & index_14 == 5'd19 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_639 = refs19 == 10'd0 & (~allocated19 | present19) & ~in_ready_or_167; // texelFetch.ts:206
   wire anywhere_or_16 = in_ready_and_621 | in_ready_and_639; // texelFetch.ts:213
   wire anywhere_or_17 = anywhere_or_15 | anywhere_or_16; // texelFetch.ts:213
-  wire in_ready_or_169 = needed & index == 5'd20 & in_ready_or_1 | needed_1 & index_2 == 5'd20 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_171 = in_ready_or_169 | needed_2 & index_4 == 5'd20 & in_ready_or_4 | needed_3 & index_6 == 5'd20 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_173 = in_ready_or_171 | needed_4 & index_8 == 5'd20 & in_ready_or_8 | needed_5 & index_10 == 5'd20 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_175 = in_ready_or_173 | needed_6 & index_12 == 5'd20 & in_ready_or_12 | needed_7 & index_14 == 5'd20 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_169 = needed & index == 5'd20 & resolved0_or_found | needed_1 & index_2 == 5'd20 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_171 = in_ready_or_169 | needed_2 & index_4 == 5'd20 & resolved2_or_found_2 | needed_3 & index_6 == 5'd20 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_173 = in_ready_or_171 | needed_4 & index_8 == 5'd20 & resolved4_or_found_4 | needed_5 & index_10 == 5'd20 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_175 = in_ready_or_173 | needed_6 & index_12 == 5'd20 & resolved6_or_found_6 | needed_7 & index_14 == 5'd20 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_657 = refs20 == 10'd0 & (~allocated20 | present20) & ~in_ready_or_175; // texelFetch.ts:206
-  wire in_ready_or_177 = needed & index == 5'd21 & in_ready_or_1 | needed_1 & index_2 == 5'd21 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_179 = in_ready_or_177 | needed_2 & index_4 == 5'd21 & in_ready_or_4 | needed_3 & index_6 == 5'd21 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_181 = in_ready_or_179 | needed_4 & index_8 == 5'd21 & in_ready_or_8 | needed_5 & index_10 == 5'd21 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_183 = in_ready_or_181 | needed_6 & index_12 == 5'd21 & in_ready_or_12 | needed_7 & index_14 == 5'd21 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_177 = needed & index == 5'd21 & resolved0_or_found | needed_1 & index_2 == 5'd21 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_179 = in_ready_or_177 | needed_2 & index_4 == 5'd21 & resolved2_or_found_2 | needed_3 & index_6 == 5'd21 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_181 = in_ready_or_179 | needed_4 & index_8 == 5'd21 & resolved4_or_found_4 | needed_5 & index_10 == 5'd21 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_183 = in_ready_or_181 | needed_6 & index_12 == 5'd21 & resolved6_or_found_6 | needed_7 & index_14 == 5'd21 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_675 = refs21 == 10'd0 & (~allocated21 | present21) & ~in_ready_or_183; // texelFetch.ts:206
   wire anywhere_or_18 = in_ready_and_657 | in_ready_and_675; // texelFetch.ts:213
-  wire in_ready_or_185 = needed & index == 5'd22 & in_ready_or_1 | needed_1 & index_2 == 5'd22 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_187 = in_ready_or_185 | needed_2 & index_4 == 5'd22 & in_ready_or_4 | needed_3 & index_6 == 5'd22 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_189 = in_ready_or_187 | needed_4 & index_8 == 5'd22 & in_ready_or_8 | needed_5 & index_10 == 5'd22 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_191 = in_ready_or_189 | needed_6 & index_12 == 5'd22 & in_ready_or_12 | needed_7 & index_14 == 5'd22 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_185 = needed & index == 5'd22 & resolved0_or_found | needed_1 & index_2 == 5'd22 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_187 = in_ready_or_185 | needed_2 & index_4 == 5'd22 & resolved2_or_found_2 | needed_3 & index_6 == 5'd22 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_189 = in_ready_or_187 | needed_4 & index_8 == 5'd22 & resolved4_or_found_4 | needed_5 & index_10 == 5'd22 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_191 = in_ready_or_189 | needed_6 & index_12 == 5'd22 & resolved6_or_found_6 | needed_7 & index_14 == 5'd22 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_693 = refs22 == 10'd0 & (~allocated22 | present22) & ~in_ready_or_191; // texelFetch.ts:206
-  wire in_ready_or_193 = needed & index == 5'd23 & in_ready_or_1 | needed_1 & index_2 == 5'd23 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_195 = in_ready_or_193 | needed_2 & index_4 == 5'd23 & in_ready_or_4 | needed_3 & index_6 == 5'd23 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_197 = in_ready_or_195 | needed_4 & index_8 == 5'd23 & in_ready_or_8 | needed_5 & index_10 == 5'd23 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_199 = in_ready_or_197 | needed_6 & index_12 == 5'd23 & in_ready_or_12 | needed_7 & index_14 == 5'd23 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_193 = needed & index == 5'd23 & resolved0_or_found | needed_1 & index_2 == 5'd23 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_195 = in_ready_or_193 | needed_2 & index_4 == 5'd23 & resolved2_or_found_2 | needed_3 & index_6 == 5'd23 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_197 = in_ready_or_195 | needed_4 & index_8 == 5'd23 & resolved4_or_found_4 | needed_5 & index_10 == 5'd23 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_199 = in_ready_or_197 | needed_6 & index_12 == 5'd23 & resolved6_or_found_6 | needed_7 & index_14 == 5'd23 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_711 = refs23 == 10'd0 & (~allocated23 | present23) & ~in_ready_or_199; // texelFetch.ts:206
   wire anywhere_or_19 = in_ready_and_693 | in_ready_and_711; // texelFetch.ts:213
   wire anywhere_or_20 = anywhere_or_18 | anywhere_or_19; // texelFetch.ts:213
   wire anywhere_or_21 = anywhere_or_17 | anywhere_or_20; // texelFetch.ts:213
-  wire in_ready_or_201 = needed & index == 5'd24 & in_ready_or_1 | needed_1 & index_2 == 5'd24 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_203 = in_ready_or_201 | needed_2 & index_4 == 5'd24 & in_ready_or_4 | needed_3 & index_6 == 5'd24 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_205 = in_ready_or_203 | needed_4 & index_8 == 5'd24 & in_ready_or_8 | needed_5 & index_10 == 5'd24 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_207 = in_ready_or_205 | needed_6 & index_12 == 5'd24 & in_ready_or_12 | needed_7 & index_14 == 5'd24 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_201 = needed & index == 5'd24 & resolved0_or_found | needed_1 & index_2 == 5'd24 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_203 = in_ready_or_201 | needed_2 & index_4 == 5'd24 & resolved2_or_found_2 | needed_3 & index_6 == 5'd24 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_205 = in_ready_or_203 | needed_4 & index_8 == 5'd24 & resolved4_or_found_4 | needed_5 & index_10 == 5'd24 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_207 = in_ready_or_205 | needed_6 & index_12 == 5'd24 & resolved6_or_found_6 | needed_7 & index_14 == 5'd24 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_729 = refs24 == 10'd0 & (~allocated24 | present24) & ~in_ready_or_207; // texelFetch.ts:206
-  wire in_ready_or_209 = needed & index == 5'd25 & in_ready_or_1 | needed_1 & index_2 == 5'd25 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_211 = in_ready_or_209 | needed_2 & index_4 == 5'd25 & in_ready_or_4 | needed_3 & index_6 == 5'd25 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_213 = in_ready_or_211 | needed_4 & index_8 == 5'd25 & in_ready_or_8 | needed_5 & index_10 == 5'd25 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_215 = in_ready_or_213 | needed_6 & index_12 == 5'd25 & in_ready_or_12 | needed_7 & index_14 == 5'd25 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_209 = needed & index == 5'd25 & resolved0_or_found | needed_1 & index_2 == 5'd25 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_211 = in_ready_or_209 | needed_2 & index_4 == 5'd25 & resolved2_or_found_2 | needed_3 & index_6 == 5'd25 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_213 = in_ready_or_211 | needed_4 & index_8 == 5'd25 & resolved4_or_found_4 | needed_5 & index_10 == 5'd25 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_215 = in_ready_or_213 | needed_6 & index_12 == 5'd25 & resolved6_or_found_6 | needed_7 & index_14 == 5'd25 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_747 = refs25 == 10'd0 & (~allocated25 | present25) & ~in_ready_or_215; // texelFetch.ts:206
   wire anywhere_or_22 = in_ready_and_729 | in_ready_and_747; // texelFetch.ts:213
-  wire in_ready_or_217 = needed & index == 5'd26 & in_ready_or_1 | needed_1 & index_2 == 5'd26 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_219 = in_ready_or_217 | needed_2 & index_4 == 5'd26 & in_ready_or_4 | needed_3 & index_6 == 5'd26 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_221 = in_ready_or_219 | needed_4 & index_8 == 5'd26 & in_ready_or_8 | needed_5 & index_10 == 5'd26 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_223 = in_ready_or_221 | needed_6 & index_12 == 5'd26 & in_ready_or_12 | needed_7 & index_14 == 5'd26 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_217 = needed & index == 5'd26 & resolved0_or_found | needed_1 & index_2 == 5'd26 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_219 = in_ready_or_217 | needed_2 & index_4 == 5'd26 & resolved2_or_found_2 | needed_3 & index_6 == 5'd26 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_221 = in_ready_or_219 | needed_4 & index_8 == 5'd26 & resolved4_or_found_4 | needed_5 & index_10 == 5'd26 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_223 = in_ready_or_221 | needed_6 & index_12 == 5'd26 & resolved6_or_found_6 | needed_7 & index_14 == 5'd26 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_765 = refs26 == 10'd0 & (~allocated26 | present26) & ~in_ready_or_223; // texelFetch.ts:206
-  wire in_ready_or_225 = needed & index == 5'd27 & in_ready_or_1 | needed_1 & index_2 == 5'd27 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_227 = in_ready_or_225 | needed_2 & index_4 == 5'd27 & in_ready_or_4 | needed_3 & index_6 == 5'd27 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_229 = in_ready_or_227 | needed_4 & index_8 == 5'd27 & in_ready_or_8 | needed_5 & index_10 == 5'd27 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_231 = in_ready_or_229 | needed_6 & index_12 == 5'd27 & in_ready_or_12 | needed_7 & index_14 == 5'd27 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_225 = needed & index == 5'd27 & resolved0_or_found | needed_1 & index_2 == 5'd27 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_227 = in_ready_or_225 | needed_2 & index_4 == 5'd27 & resolved2_or_found_2 | needed_3 & index_6 == 5'd27 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_229 = in_ready_or_227 | needed_4 & index_8 == 5'd27 & resolved4_or_found_4 | needed_5 & index_10 == 5'd27 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_231 = in_ready_or_229 | needed_6 & index_12 == 5'd27 & resolved6_or_found_6 | needed_7 & index_14 == 5'd27 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_783 = refs27 == 10'd0 & (~allocated27 | present27) & ~in_ready_or_231; // texelFetch.ts:206
   wire anywhere_or_23 = in_ready_and_765 | in_ready_and_783; // texelFetch.ts:213
   wire anywhere_or_24 = anywhere_or_22 | anywhere_or_23; // texelFetch.ts:213
-  wire in_ready_or_233 = needed & index == 5'd28 & in_ready_or_1 | needed_1 & index_2 == 5'd28 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_235 = in_ready_or_233 | needed_2 & index_4 == 5'd28 & in_ready_or_4 | needed_3 & index_6 == 5'd28 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_237 = in_ready_or_235 | needed_4 & index_8 == 5'd28 & in_ready_or_8 | needed_5 & index_10 == 5'd28 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_239 = in_ready_or_237 | needed_6 & index_12 == 5'd28 & in_ready_or_12 | needed_7 & index_14 == 5'd28 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_233 = needed & index == 5'd28 & resolved0_or_found | needed_1 & index_2 == 5'd28 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_235 = in_ready_or_233 | needed_2 & index_4 == 5'd28 & resolved2_or_found_2 | needed_3 & index_6 == 5'd28 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_237 = in_ready_or_235 | needed_4 & index_8 == 5'd28 & resolved4_or_found_4 | needed_5 & index_10 == 5'd28 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_239 = in_ready_or_237 | needed_6 & index_12 == 5'd28 & resolved6_or_found_6 | needed_7 & index_14 == 5'd28 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_801 = refs28 == 10'd0 & (~allocated28 | present28) & ~in_ready_or_239; // texelFetch.ts:206
-  wire in_ready_or_241 = needed & index == 5'd29 & in_ready_or_1 | needed_1 & index_2 == 5'd29 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_243 = in_ready_or_241 | needed_2 & index_4 == 5'd29 & in_ready_or_4 | needed_3 & index_6 == 5'd29 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_245 = in_ready_or_243 | needed_4 & index_8 == 5'd29 & in_ready_or_8 | needed_5 & index_10 == 5'd29 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_247 = in_ready_or_245 | needed_6 & index_12 == 5'd29 & in_ready_or_12 | needed_7 & index_14 == 5'd29 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_241 = needed & index == 5'd29 & resolved0_or_found | needed_1 & index_2 == 5'd29 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_243 = in_ready_or_241 | needed_2 & index_4 == 5'd29 & resolved2_or_found_2 | needed_3 & index_6 == 5'd29 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_245 = in_ready_or_243 | needed_4 & index_8 == 5'd29 & resolved4_or_found_4 | needed_5 & index_10 == 5'd29 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_247 = in_ready_or_245 | needed_6 & index_12 == 5'd29 & resolved6_or_found_6 | needed_7 & index_14 == 5'd29 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_819 = refs29 == 10'd0 & (~allocated29 | present29) & ~in_ready_or_247; // texelFetch.ts:206
   wire anywhere_or_25 = in_ready_and_801 | in_ready_and_819; // texelFetch.ts:213
-  wire in_ready_or_249 = needed & index == 5'd30 & in_ready_or_1 | needed_1 & index_2 == 5'd30 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_251 = in_ready_or_249 | needed_2 & index_4 == 5'd30 & in_ready_or_4 | needed_3 & index_6 == 5'd30 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_253 = in_ready_or_251 | needed_4 & index_8 == 5'd30 & in_ready_or_8 | needed_5 & index_10 == 5'd30 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_255 = in_ready_or_253 | needed_6 & index_12 == 5'd30 & in_ready_or_12 | needed_7 & index_14 == 5'd30 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_249 = needed & index == 5'd30 & resolved0_or_found | needed_1 & index_2 == 5'd30 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_251 = in_ready_or_249 | needed_2 & index_4 == 5'd30 & resolved2_or_found_2 | needed_3 & index_6 == 5'd30 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_253 = in_ready_or_251 | needed_4 & index_8 == 5'd30 & resolved4_or_found_4 | needed_5 & index_10 == 5'd30 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_255 = in_ready_or_253 | needed_6 & index_12 == 5'd30 & resolved6_or_found_6 | needed_7 & index_14 == 5'd30 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_837 = refs30 == 10'd0 & (~allocated30 | present30) & ~in_ready_or_255; // texelFetch.ts:206
-  wire in_ready_or_257 = needed & index == 5'd31 & in_ready_or_1 | needed_1 & index_2 == 5'd31 & in_ready_or_2; // texelFetch.ts:205
-  wire in_ready_or_259 = in_ready_or_257 | needed_2 & index_4 == 5'd31 & in_ready_or_4 | needed_3 & index_6 == 5'd31 & in_ready_or_6; // texelFetch.ts:205
-  wire in_ready_or_261 = in_ready_or_259 | needed_4 & index_8 == 5'd31 & in_ready_or_8 | needed_5 & index_10 == 5'd31 & in_ready_or_10; // texelFetch.ts:205
-  wire in_ready_or_263 = in_ready_or_261 | needed_6 & index_12 == 5'd31 & in_ready_or_12 | needed_7 & index_14 == 5'd31 & in_ready_or_14; // texelFetch.ts:205
+  wire in_ready_or_257 = needed & index == 5'd31 & resolved0_or_found | needed_1 & index_2 == 5'd31 & resolved1_or_found_1; // texelFetch.ts:205
+  wire in_ready_or_259 = in_ready_or_257 | needed_2 & index_4 == 5'd31 & resolved2_or_found_2 | needed_3 & index_6 == 5'd31 & resolved3_or_found_3; // texelFetch.ts:205
+  wire in_ready_or_261 = in_ready_or_259 | needed_4 & index_8 == 5'd31 & resolved4_or_found_4 | needed_5 & index_10 == 5'd31 & resolved5_or_found_5; // texelFetch.ts:205
+  wire in_ready_or_263 = in_ready_or_261 | needed_6 & index_12 == 5'd31 & resolved6_or_found_6 | needed_7 & index_14 == 5'd31 & resolved7_or_found_7; // texelFetch.ts:205
   wire in_ready_and_855 = refs31 == 10'd0 & (~allocated31 | present31) & ~in_ready_or_263; // texelFetch.ts:206
   wire anywhere_or_26 = in_ready_and_837 | in_ready_and_855; // texelFetch.ts:213
   wire anywhere_or_27 = anywhere_or_25 | anywhere_or_26; // texelFetch.ts:213
@@ -1160,120 +1160,122 @@ module TexelFetch_dae65776 (
   wire anywhere_or_29 = anywhere_or_21 | anywhere_or_28; // texelFetch.ts:213
   wire anywhere = anywhere_or_14 | anywhere_or_29; // texelFetch.ts:213
   wire go = prior_ule & first & anywhere & prior_ule; // texelFetch.ts:218
-  wire first_mux = first_or ? ~in_ready_and_34 & in_ready_and_69 : ~in_ready_and_104 & in_ready_and_139; // texelFetch.ts:210
-  wire first_mux_1 = first_or_3 ? ~in_ready_and_174 & in_ready_and_209 : ~in_ready_and_244 & in_ready_and_279; // texelFetch.ts:210
-  wire [1:0] first_mux_2 = first_or_2 ? {~first_or & first_or_1, first_mux} : {~first_or_3 & first_or_4, first_mux_1}; // texelFetch.ts:210
+  wire first_and_2 = ~in_valid_and_needed_and_not_resolved0_and_not_found & in_valid_and_needed_1_and_not_resolved1_and_not_found_1; // texelFetch.ts:210
+  wire first_and_3 = ~in_valid_and_needed_2_and_not_resolved2_and_not_found_2 & in_valid_and_needed_3_and_not_resolved3_and_not_found_3; // texelFetch.ts:210
+  wire first_and_5 = ~in_valid_and_needed_4_and_not_resolved4_and_not_found_4 & in_valid_and_needed_5_and_not_resolved5_and_not_found_5; // texelFetch.ts:210
+  wire first_and_6 = ~in_valid_and_needed_6_and_not_resolved6_and_not_found_6 & in_valid_and_needed_7_and_not_resolved7_and_not_found_7; // texelFetch.ts:210
+  wire [1:0] first_mux_2 = first_or_2 ? {~first_or & first_or_1, first_or ? first_and_2 : first_and_3} : {~first_or_3 & first_or_4, first_or_3 ? first_and_5 : first_and_6}; // texelFetch.ts:210
   wire [2:0] first_1 = {~first_or_2 & first_or_5, first_mux_2}; // texelFetch.ts:210
-  wire line_slice_1 = first_1[1]; // texelFetch.ts:216
-  wire line_slice_2 = first_1[0]; // texelFetch.ts:216
-  wire [15:0] line_mux_2 = line_slice_1 ? (line_slice_2 ? line_7 : line_6) : line_slice_2 ? line_5 : line_4; // texelFetch.ts:216
-  wire [15:0] line_mux_5 = line_slice_1 ? (line_slice_2 ? line_3 : line_2) : line_slice_2 ? line_1 : line; // texelFetch.ts:216
+  wire first_1_bit_1 = first_1[1]; // texelFetch.ts:216
+  wire first_1_bit_0 = first_1[0]; // texelFetch.ts:216
+  wire [15:0] line_mux_2 = first_1_bit_1 ? (first_1_bit_0 ? line_7 : line_6) : first_1_bit_0 ? line_5 : line_4; // texelFetch.ts:216
+  wire [15:0] line_mux_5 = first_1_bit_1 ? (first_1_bit_0 ? line_3 : line_2) : first_1_bit_0 ? line_1 : line; // texelFetch.ts:216
   wire [15:0] line_8 = first_1[2] ? line_mux_2 : line_mux_5; // texelFetch.ts:216
-  wire byAlloc_not = ~in_ready_or_1; // texelFetch.ts:229
-  wire byAlloc = go & line == line_8 & byAlloc_not; // texelFetch.ts:229
-  wire in_ready_and_856 = in_ready_and_34 & line != line_8; // texelFetch.ts:209
-  wire in_ready_and_857 = in_ready_and_69 & line_1 != line_8; // texelFetch.ts:209
+  wire not_resolved0_or_found = ~resolved0_or_found; // texelFetch.ts:229
+  wire byAlloc = go & line == line_8 & not_resolved0_or_found; // texelFetch.ts:229
+  wire in_ready_and_856 = in_valid_and_needed_and_not_resolved0_and_not_found & line != line_8; // texelFetch.ts:209
+  wire in_ready_and_857 = in_valid_and_needed_1_and_not_resolved1_and_not_found_1 & line_1 != line_8; // texelFetch.ts:209
   wire first_or_6 = in_ready_and_856 | in_ready_and_857; // texelFetch.ts:210
-  wire in_ready_and_858 = in_ready_and_104 & line_2 != line_8; // texelFetch.ts:209
-  wire in_ready_and_859 = in_ready_and_139 & line_3 != line_8; // texelFetch.ts:209
+  wire in_ready_and_858 = in_valid_and_needed_2_and_not_resolved2_and_not_found_2 & line_2 != line_8; // texelFetch.ts:209
+  wire in_ready_and_859 = in_valid_and_needed_3_and_not_resolved3_and_not_found_3 & line_3 != line_8; // texelFetch.ts:209
   wire first_or_7 = in_ready_and_858 | in_ready_and_859; // texelFetch.ts:210
   wire first_or_8 = first_or_6 | first_or_7; // texelFetch.ts:210
-  wire in_ready_and_860 = in_ready_and_174 & line_4 != line_8; // texelFetch.ts:209
-  wire in_ready_and_861 = in_ready_and_209 & line_5 != line_8; // texelFetch.ts:209
+  wire in_ready_and_860 = in_valid_and_needed_4_and_not_resolved4_and_not_found_4 & line_4 != line_8; // texelFetch.ts:209
+  wire in_ready_and_861 = in_valid_and_needed_5_and_not_resolved5_and_not_found_5 & line_5 != line_8; // texelFetch.ts:209
   wire first_or_9 = in_ready_and_860 | in_ready_and_861; // texelFetch.ts:210
-  wire in_ready_and_862 = in_ready_and_244 & line_6 != line_8; // texelFetch.ts:209
-  wire in_ready_and_863 = in_ready_and_279 & line_7 != line_8; // texelFetch.ts:209
+  wire in_ready_and_862 = in_valid_and_needed_6_and_not_resolved6_and_not_found_6 & line_6 != line_8; // texelFetch.ts:209
+  wire in_ready_and_863 = in_valid_and_needed_7_and_not_resolved7_and_not_found_7 & line_7 != line_8; // texelFetch.ts:209
   wire first_or_10 = in_ready_and_862 | in_ready_and_863; // texelFetch.ts:210
   wire first_or_11 = first_or_9 | first_or_10; // texelFetch.ts:210
   wire first_2 = first_or_8 | first_or_11; // texelFetch.ts:210
-  wire in_ready_ule = victim_pointer <= 5'd0; // texelFetch.ts:212
-  wire in_ready_and_864 = in_ready_and_297 & in_ready_ule; // texelFetch.ts:212
-  wire in_ready_ule_1 = victim_pointer <= 5'd1; // texelFetch.ts:212
-  wire in_ready_and_865 = in_ready_and_315 & in_ready_ule_1; // texelFetch.ts:212
+  wire victim_pointer_le_0 = victim_pointer <= 5'd0; // texelFetch.ts:212
+  wire in_ready_and_864 = in_ready_and_297 & victim_pointer_le_0; // texelFetch.ts:212
+  wire victim_pointer_le_1 = victim_pointer <= 5'd1; // texelFetch.ts:212
+  wire in_ready_and_865 = in_ready_and_315 & victim_pointer_le_1; // texelFetch.ts:212
   wire fromPointer_or = in_ready_and_864 | in_ready_and_865; // texelFetch.ts:212
-  wire in_ready_ule_2 = victim_pointer <= 5'd2; // texelFetch.ts:212
-  wire in_ready_and_866 = in_ready_and_333 & in_ready_ule_2; // texelFetch.ts:212
-  wire in_ready_ule_3 = victim_pointer <= 5'd3; // texelFetch.ts:212
-  wire in_ready_and_867 = in_ready_and_351 & in_ready_ule_3; // texelFetch.ts:212
+  wire victim_pointer_le_2 = victim_pointer <= 5'd2; // texelFetch.ts:212
+  wire in_ready_and_866 = in_ready_and_333 & victim_pointer_le_2; // texelFetch.ts:212
+  wire victim_pointer_le_3 = victim_pointer <= 5'd3; // texelFetch.ts:212
+  wire in_ready_and_867 = in_ready_and_351 & victim_pointer_le_3; // texelFetch.ts:212
   wire fromPointer_or_1 = in_ready_and_866 | in_ready_and_867; // texelFetch.ts:212
   wire fromPointer_or_2 = fromPointer_or | fromPointer_or_1; // texelFetch.ts:212
-  wire in_ready_ule_4 = victim_pointer <= 5'd4; // texelFetch.ts:212
-  wire in_ready_and_868 = in_ready_and_369 & in_ready_ule_4; // texelFetch.ts:212
-  wire in_ready_ule_5 = victim_pointer <= 5'd5; // texelFetch.ts:212
-  wire in_ready_and_869 = in_ready_and_387 & in_ready_ule_5; // texelFetch.ts:212
+  wire victim_pointer_le_4 = victim_pointer <= 5'd4; // texelFetch.ts:212
+  wire in_ready_and_868 = in_ready_and_369 & victim_pointer_le_4; // texelFetch.ts:212
+  wire victim_pointer_le_5 = victim_pointer <= 5'd5; // texelFetch.ts:212
+  wire in_ready_and_869 = in_ready_and_387 & victim_pointer_le_5; // texelFetch.ts:212
   wire fromPointer_or_3 = in_ready_and_868 | in_ready_and_869; // texelFetch.ts:212
-  wire in_ready_ule_6 = victim_pointer <= 5'd6; // texelFetch.ts:212
-  wire in_ready_and_870 = in_ready_and_405 & in_ready_ule_6; // texelFetch.ts:212
-  wire in_ready_ule_7 = victim_pointer <= 5'd7; // texelFetch.ts:212
-  wire in_ready_and_871 = in_ready_and_423 & in_ready_ule_7; // texelFetch.ts:212
+  wire victim_pointer_le_6 = victim_pointer <= 5'd6; // texelFetch.ts:212
+  wire in_ready_and_870 = in_ready_and_405 & victim_pointer_le_6; // texelFetch.ts:212
+  wire victim_pointer_le_7 = victim_pointer <= 5'd7; // texelFetch.ts:212
+  wire in_ready_and_871 = in_ready_and_423 & victim_pointer_le_7; // texelFetch.ts:212
   wire fromPointer_or_4 = in_ready_and_870 | in_ready_and_871; // texelFetch.ts:212
   wire fromPointer_or_5 = fromPointer_or_3 | fromPointer_or_4; // texelFetch.ts:212
   wire fromPointer_or_6 = fromPointer_or_2 | fromPointer_or_5; // texelFetch.ts:212
-  wire in_ready_ule_8 = victim_pointer <= 5'd8; // texelFetch.ts:212
-  wire in_ready_and_872 = in_ready_and_441 & in_ready_ule_8; // texelFetch.ts:212
-  wire in_ready_ule_9 = victim_pointer <= 5'd9; // texelFetch.ts:212
-  wire in_ready_and_873 = in_ready_and_459 & in_ready_ule_9; // texelFetch.ts:212
+  wire victim_pointer_le_8 = victim_pointer <= 5'd8; // texelFetch.ts:212
+  wire in_ready_and_872 = in_ready_and_441 & victim_pointer_le_8; // texelFetch.ts:212
+  wire victim_pointer_le_9 = victim_pointer <= 5'd9; // texelFetch.ts:212
+  wire in_ready_and_873 = in_ready_and_459 & victim_pointer_le_9; // texelFetch.ts:212
   wire fromPointer_or_7 = in_ready_and_872 | in_ready_and_873; // texelFetch.ts:212
-  wire in_ready_ule_10 = victim_pointer <= 5'd10; // texelFetch.ts:212
-  wire in_ready_and_874 = in_ready_and_477 & in_ready_ule_10; // texelFetch.ts:212
-  wire in_ready_ule_11 = victim_pointer <= 5'd11; // texelFetch.ts:212
-  wire in_ready_and_875 = in_ready_and_495 & in_ready_ule_11; // texelFetch.ts:212
+  wire victim_pointer_le_10 = victim_pointer <= 5'd10; // texelFetch.ts:212
+  wire in_ready_and_874 = in_ready_and_477 & victim_pointer_le_10; // texelFetch.ts:212
+  wire victim_pointer_le_11 = victim_pointer <= 5'd11; // texelFetch.ts:212
+  wire in_ready_and_875 = in_ready_and_495 & victim_pointer_le_11; // texelFetch.ts:212
   wire fromPointer_or_8 = in_ready_and_874 | in_ready_and_875; // texelFetch.ts:212
   wire fromPointer_or_9 = fromPointer_or_7 | fromPointer_or_8; // texelFetch.ts:212
-  wire in_ready_ule_12 = victim_pointer <= 5'd12; // texelFetch.ts:212
-  wire in_ready_and_876 = in_ready_and_513 & in_ready_ule_12; // texelFetch.ts:212
-  wire in_ready_ule_13 = victim_pointer <= 5'd13; // texelFetch.ts:212
-  wire in_ready_and_877 = in_ready_and_531 & in_ready_ule_13; // texelFetch.ts:212
+  wire victim_pointer_le_12 = victim_pointer <= 5'd12; // texelFetch.ts:212
+  wire in_ready_and_876 = in_ready_and_513 & victim_pointer_le_12; // texelFetch.ts:212
+  wire victim_pointer_le_13 = victim_pointer <= 5'd13; // texelFetch.ts:212
+  wire in_ready_and_877 = in_ready_and_531 & victim_pointer_le_13; // texelFetch.ts:212
   wire fromPointer_or_10 = in_ready_and_876 | in_ready_and_877; // texelFetch.ts:212
-  wire in_ready_ule_14 = victim_pointer <= 5'd14; // texelFetch.ts:212
-  wire in_ready_and_878 = in_ready_and_549 & in_ready_ule_14; // texelFetch.ts:212
-  wire in_ready_ule_15 = victim_pointer <= 5'd15; // texelFetch.ts:212
-  wire in_ready_and_879 = in_ready_and_567 & in_ready_ule_15; // texelFetch.ts:212
+  wire victim_pointer_le_14 = victim_pointer <= 5'd14; // texelFetch.ts:212
+  wire in_ready_and_878 = in_ready_and_549 & victim_pointer_le_14; // texelFetch.ts:212
+  wire victim_pointer_le_15 = victim_pointer <= 5'd15; // texelFetch.ts:212
+  wire in_ready_and_879 = in_ready_and_567 & victim_pointer_le_15; // texelFetch.ts:212
   wire fromPointer_or_11 = in_ready_and_878 | in_ready_and_879; // texelFetch.ts:212
   wire fromPointer_or_12 = fromPointer_or_10 | fromPointer_or_11; // texelFetch.ts:212
   wire fromPointer_or_13 = fromPointer_or_9 | fromPointer_or_12; // texelFetch.ts:212
   wire fromPointer_or_14 = fromPointer_or_6 | fromPointer_or_13; // texelFetch.ts:212
-  wire in_ready_ule_16 = victim_pointer <= 5'd16; // texelFetch.ts:212
-  wire in_ready_and_880 = in_ready_and_585 & in_ready_ule_16; // texelFetch.ts:212
-  wire in_ready_ule_17 = victim_pointer <= 5'd17; // texelFetch.ts:212
-  wire in_ready_and_881 = in_ready_and_603 & in_ready_ule_17; // texelFetch.ts:212
+  wire victim_pointer_le_16 = victim_pointer <= 5'd16; // texelFetch.ts:212
+  wire in_ready_and_880 = in_ready_and_585 & victim_pointer_le_16; // texelFetch.ts:212
+  wire victim_pointer_le_17 = victim_pointer <= 5'd17; // texelFetch.ts:212
+  wire in_ready_and_881 = in_ready_and_603 & victim_pointer_le_17; // texelFetch.ts:212
   wire fromPointer_or_15 = in_ready_and_880 | in_ready_and_881; // texelFetch.ts:212
-  wire in_ready_ule_18 = victim_pointer <= 5'd18; // texelFetch.ts:212
-  wire in_ready_and_882 = in_ready_and_621 & in_ready_ule_18; // texelFetch.ts:212
-  wire in_ready_ule_19 = victim_pointer <= 5'd19; // texelFetch.ts:212
-  wire in_ready_and_883 = in_ready_and_639 & in_ready_ule_19; // texelFetch.ts:212
+  wire victim_pointer_le_18 = victim_pointer <= 5'd18; // texelFetch.ts:212
+  wire in_ready_and_882 = in_ready_and_621 & victim_pointer_le_18; // texelFetch.ts:212
+  wire victim_pointer_le_19 = victim_pointer <= 5'd19; // texelFetch.ts:212
+  wire in_ready_and_883 = in_ready_and_639 & victim_pointer_le_19; // texelFetch.ts:212
   wire fromPointer_or_16 = in_ready_and_882 | in_ready_and_883; // texelFetch.ts:212
   wire fromPointer_or_17 = fromPointer_or_15 | fromPointer_or_16; // texelFetch.ts:212
-  wire in_ready_ule_20 = victim_pointer <= 5'd20; // texelFetch.ts:212
-  wire in_ready_and_884 = in_ready_and_657 & in_ready_ule_20; // texelFetch.ts:212
-  wire in_ready_ule_21 = victim_pointer <= 5'd21; // texelFetch.ts:212
-  wire in_ready_and_885 = in_ready_and_675 & in_ready_ule_21; // texelFetch.ts:212
+  wire victim_pointer_le_20 = victim_pointer <= 5'd20; // texelFetch.ts:212
+  wire in_ready_and_884 = in_ready_and_657 & victim_pointer_le_20; // texelFetch.ts:212
+  wire victim_pointer_le_21 = victim_pointer <= 5'd21; // texelFetch.ts:212
+  wire in_ready_and_885 = in_ready_and_675 & victim_pointer_le_21; // texelFetch.ts:212
   wire fromPointer_or_18 = in_ready_and_884 | in_ready_and_885; // texelFetch.ts:212
-  wire in_ready_ule_22 = victim_pointer <= 5'd22; // texelFetch.ts:212
-  wire in_ready_and_886 = in_ready_and_693 & in_ready_ule_22; // texelFetch.ts:212
-  wire in_ready_ule_23 = victim_pointer <= 5'd23; // texelFetch.ts:212
-  wire in_ready_and_887 = in_ready_and_711 & in_ready_ule_23; // texelFetch.ts:212
+  wire victim_pointer_le_22 = victim_pointer <= 5'd22; // texelFetch.ts:212
+  wire in_ready_and_886 = in_ready_and_693 & victim_pointer_le_22; // texelFetch.ts:212
+  wire victim_pointer_le_23 = victim_pointer <= 5'd23; // texelFetch.ts:212
+  wire in_ready_and_887 = in_ready_and_711 & victim_pointer_le_23; // texelFetch.ts:212
   wire fromPointer_or_19 = in_ready_and_886 | in_ready_and_887; // texelFetch.ts:212
   wire fromPointer_or_20 = fromPointer_or_18 | fromPointer_or_19; // texelFetch.ts:212
   wire fromPointer_or_21 = fromPointer_or_17 | fromPointer_or_20; // texelFetch.ts:212
-  wire in_ready_ule_24 = victim_pointer <= 5'd24; // texelFetch.ts:212
-  wire in_ready_and_888 = in_ready_and_729 & in_ready_ule_24; // texelFetch.ts:212
-  wire in_ready_ule_25 = victim_pointer <= 5'd25; // texelFetch.ts:212
-  wire in_ready_and_889 = in_ready_and_747 & in_ready_ule_25; // texelFetch.ts:212
+  wire victim_pointer_le_24 = victim_pointer <= 5'd24; // texelFetch.ts:212
+  wire in_ready_and_888 = in_ready_and_729 & victim_pointer_le_24; // texelFetch.ts:212
+  wire victim_pointer_le_25 = victim_pointer <= 5'd25; // texelFetch.ts:212
+  wire in_ready_and_889 = in_ready_and_747 & victim_pointer_le_25; // texelFetch.ts:212
   wire fromPointer_or_22 = in_ready_and_888 | in_ready_and_889; // texelFetch.ts:212
-  wire in_ready_ule_26 = victim_pointer <= 5'd26; // texelFetch.ts:212
-  wire in_ready_and_890 = in_ready_and_765 & in_ready_ule_26; // texelFetch.ts:212
-  wire in_ready_ule_27 = victim_pointer <= 5'd27; // texelFetch.ts:212
-  wire in_ready_and_891 = in_ready_and_783 & in_ready_ule_27; // texelFetch.ts:212
+  wire victim_pointer_le_26 = victim_pointer <= 5'd26; // texelFetch.ts:212
+  wire in_ready_and_890 = in_ready_and_765 & victim_pointer_le_26; // texelFetch.ts:212
+  wire victim_pointer_le_27 = victim_pointer <= 5'd27; // texelFetch.ts:212
+  wire in_ready_and_891 = in_ready_and_783 & victim_pointer_le_27; // texelFetch.ts:212
   wire fromPointer_or_23 = in_ready_and_890 | in_ready_and_891; // texelFetch.ts:212
   wire fromPointer_or_24 = fromPointer_or_22 | fromPointer_or_23; // texelFetch.ts:212
-  wire in_ready_ule_28 = victim_pointer <= 5'd28; // texelFetch.ts:212
-  wire in_ready_and_892 = in_ready_and_801 & in_ready_ule_28; // texelFetch.ts:212
-  wire in_ready_ule_29 = victim_pointer <= 5'd29; // texelFetch.ts:212
-  wire in_ready_and_893 = in_ready_and_819 & in_ready_ule_29; // texelFetch.ts:212
+  wire victim_pointer_le_28 = victim_pointer <= 5'd28; // texelFetch.ts:212
+  wire in_ready_and_892 = in_ready_and_801 & victim_pointer_le_28; // texelFetch.ts:212
+  wire victim_pointer_le_29 = victim_pointer <= 5'd29; // texelFetch.ts:212
+  wire in_ready_and_893 = in_ready_and_819 & victim_pointer_le_29; // texelFetch.ts:212
   wire fromPointer_or_25 = in_ready_and_892 | in_ready_and_893; // texelFetch.ts:212
-  wire in_ready_ule_30 = victim_pointer <= 5'd30; // texelFetch.ts:212
-  wire in_ready_and_894 = in_ready_and_837 & in_ready_ule_30; // texelFetch.ts:212
+  wire victim_pointer_le_30 = victim_pointer <= 5'd30; // texelFetch.ts:212
+  wire in_ready_and_894 = in_ready_and_837 & victim_pointer_le_30; // texelFetch.ts:212
   wire fromPointer_or_26 = in_ready_and_894 | in_ready_and_855; // texelFetch.ts:212
   wire fromPointer_or_27 = fromPointer_or_25 | fromPointer_or_26; // texelFetch.ts:212
   wire fromPointer_or_28 = fromPointer_or_24 | fromPointer_or_27; // texelFetch.ts:212
@@ -1380,287 +1382,287 @@ module TexelFetch_dae65776 (
   wire first_mux_4 = first_or_9 ? ~in_ready_and_860 & in_ready_and_861 : ~in_ready_and_862 & in_ready_and_863; // texelFetch.ts:210
   wire [1:0] first_mux_5 = first_or_8 ? {~first_or_6 & first_or_7, first_mux_3} : {~first_or_9 & first_or_10, first_mux_4}; // texelFetch.ts:210
   wire [2:0] first_3 = {~first_or_8 & first_or_11, first_mux_5}; // texelFetch.ts:210
-  wire line_slice_4 = first_3[1]; // texelFetch.ts:216
-  wire line_slice_5 = first_3[0]; // texelFetch.ts:216
-  wire [15:0] line_mux_8 = line_slice_4 ? (line_slice_5 ? line_7 : line_6) : line_slice_5 ? line_5 : line_4; // texelFetch.ts:216
-  wire [15:0] line_mux_11 = line_slice_4 ? (line_slice_5 ? line_3 : line_2) : line_slice_5 ? line_1 : line; // texelFetch.ts:216
+  wire first_3_bit_1 = first_3[1]; // texelFetch.ts:216
+  wire first_3_bit_0 = first_3[0]; // texelFetch.ts:216
+  wire [15:0] line_mux_8 = first_3_bit_1 ? (first_3_bit_0 ? line_7 : line_6) : first_3_bit_0 ? line_5 : line_4; // texelFetch.ts:216
+  wire [15:0] line_mux_11 = first_3_bit_1 ? (first_3_bit_0 ? line_3 : line_2) : first_3_bit_0 ? line_1 : line; // texelFetch.ts:216
   wire [15:0] line_9 = first_3[2] ? line_mux_8 : line_mux_11; // texelFetch.ts:216
-  wire byAlloc_1 = go_1 & line == line_9 & byAlloc_not; // texelFetch.ts:229
+  wire byAlloc_1 = go_1 & line == line_9 & not_resolved0_or_found; // texelFetch.ts:229
   wire done_1 = done | byAlloc | byAlloc_1; // texelFetch.ts:231
   wire done_2 = ~needed_1 | resolved1 | found_1; // texelFetch.ts:227
-  wire byAlloc_not_1 = ~in_ready_or_2; // texelFetch.ts:229
-  wire byAlloc_2 = go & line_1 == line_8 & byAlloc_not_1; // texelFetch.ts:229
-  wire byAlloc_3 = go_1 & line_1 == line_9 & byAlloc_not_1; // texelFetch.ts:229
+  wire not_resolved1_or_found_1 = ~resolved1_or_found_1; // texelFetch.ts:229
+  wire byAlloc_2 = go & line_1 == line_8 & not_resolved1_or_found_1; // texelFetch.ts:229
+  wire byAlloc_3 = go_1 & line_1 == line_9 & not_resolved1_or_found_1; // texelFetch.ts:229
   wire done_3 = done_2 | byAlloc_2 | byAlloc_3; // texelFetch.ts:231
   wire done_4 = ~needed_2 | resolved2 | found_2; // texelFetch.ts:227
-  wire byAlloc_not_2 = ~in_ready_or_4; // texelFetch.ts:229
-  wire byAlloc_4 = go & line_2 == line_8 & byAlloc_not_2; // texelFetch.ts:229
-  wire byAlloc_5 = go_1 & line_2 == line_9 & byAlloc_not_2; // texelFetch.ts:229
+  wire not_resolved2_or_found_2 = ~resolved2_or_found_2; // texelFetch.ts:229
+  wire byAlloc_4 = go & line_2 == line_8 & not_resolved2_or_found_2; // texelFetch.ts:229
+  wire byAlloc_5 = go_1 & line_2 == line_9 & not_resolved2_or_found_2; // texelFetch.ts:229
   wire done_5 = done_4 | byAlloc_4 | byAlloc_5; // texelFetch.ts:231
   wire done_6 = ~needed_3 | resolved3 | found_3; // texelFetch.ts:227
-  wire byAlloc_not_3 = ~in_ready_or_6; // texelFetch.ts:229
-  wire byAlloc_6 = go & line_3 == line_8 & byAlloc_not_3; // texelFetch.ts:229
-  wire byAlloc_7 = go_1 & line_3 == line_9 & byAlloc_not_3; // texelFetch.ts:229
+  wire not_resolved3_or_found_3 = ~resolved3_or_found_3; // texelFetch.ts:229
+  wire byAlloc_6 = go & line_3 == line_8 & not_resolved3_or_found_3; // texelFetch.ts:229
+  wire byAlloc_7 = go_1 & line_3 == line_9 & not_resolved3_or_found_3; // texelFetch.ts:229
   wire done_7 = done_6 | byAlloc_6 | byAlloc_7; // texelFetch.ts:231
   wire done_8 = ~needed_4 | resolved4 | found_4; // texelFetch.ts:227
-  wire byAlloc_not_4 = ~in_ready_or_8; // texelFetch.ts:229
-  wire byAlloc_8 = go & line_4 == line_8 & byAlloc_not_4; // texelFetch.ts:229
-  wire byAlloc_9 = go_1 & line_4 == line_9 & byAlloc_not_4; // texelFetch.ts:229
+  wire not_resolved4_or_found_4 = ~resolved4_or_found_4; // texelFetch.ts:229
+  wire byAlloc_8 = go & line_4 == line_8 & not_resolved4_or_found_4; // texelFetch.ts:229
+  wire byAlloc_9 = go_1 & line_4 == line_9 & not_resolved4_or_found_4; // texelFetch.ts:229
   wire done_9 = done_8 | byAlloc_8 | byAlloc_9; // texelFetch.ts:231
   wire done_10 = ~needed_5 | resolved5 | found_5; // texelFetch.ts:227
-  wire byAlloc_not_5 = ~in_ready_or_10; // texelFetch.ts:229
-  wire byAlloc_10 = go & line_5 == line_8 & byAlloc_not_5; // texelFetch.ts:229
-  wire byAlloc_11 = go_1 & line_5 == line_9 & byAlloc_not_5; // texelFetch.ts:229
+  wire not_resolved5_or_found_5 = ~resolved5_or_found_5; // texelFetch.ts:229
+  wire byAlloc_10 = go & line_5 == line_8 & not_resolved5_or_found_5; // texelFetch.ts:229
+  wire byAlloc_11 = go_1 & line_5 == line_9 & not_resolved5_or_found_5; // texelFetch.ts:229
   wire done_11 = done_10 | byAlloc_10 | byAlloc_11; // texelFetch.ts:231
   wire done_12 = ~needed_6 | resolved6 | found_6; // texelFetch.ts:227
-  wire byAlloc_not_6 = ~in_ready_or_12; // texelFetch.ts:229
-  wire byAlloc_12 = go & line_6 == line_8 & byAlloc_not_6; // texelFetch.ts:229
-  wire byAlloc_13 = go_1 & line_6 == line_9 & byAlloc_not_6; // texelFetch.ts:229
+  wire not_resolved6_or_found_6 = ~resolved6_or_found_6; // texelFetch.ts:229
+  wire byAlloc_12 = go & line_6 == line_8 & not_resolved6_or_found_6; // texelFetch.ts:229
+  wire byAlloc_13 = go_1 & line_6 == line_9 & not_resolved6_or_found_6; // texelFetch.ts:229
   wire done_13 = done_12 | byAlloc_12 | byAlloc_13; // texelFetch.ts:231
   wire done_14 = ~needed_7 | resolved7 | found_7; // texelFetch.ts:227
-  wire byAlloc_not_7 = ~in_ready_or_14; // texelFetch.ts:229
-  wire byAlloc_14 = go & line_7 == line_8 & byAlloc_not_7; // texelFetch.ts:229
-  wire byAlloc_15 = go_1 & line_7 == line_9 & byAlloc_not_7; // texelFetch.ts:229
+  wire not_resolved7_or_found_7 = ~resolved7_or_found_7; // texelFetch.ts:229
+  wire byAlloc_14 = go & line_7 == line_8 & not_resolved7_or_found_7; // texelFetch.ts:229
+  wire byAlloc_15 = go_1 & line_7 == line_9 & not_resolved7_or_found_7; // texelFetch.ts:229
   wire done_15 = done_14 | byAlloc_14 | byAlloc_15; // texelFetch.ts:231
   wire pass_and = in_valid & (done_1 & done_3 & done_5 & done_7 & done_9 & done_11 & done_13 & done_15); // texelFetch.ts:160
   wire pass = pass_and & ahead_enq_ready; // texelFetch.ts:160
   assign in_ready = pass; // texelFetch.ts:161
-  wire out_valid_slice = ahead_deq_bits_index_0[4]; // texelFetch.ts:268
-  wire out_valid_slice_1 = ahead_deq_bits_index_0[3]; // texelFetch.ts:268
-  wire out_valid_slice_2 = ahead_deq_bits_index_0[2]; // texelFetch.ts:268
-  wire out_valid_slice_3 = ahead_deq_bits_index_0[1]; // texelFetch.ts:268
-  wire out_valid_slice_4 = ahead_deq_bits_index_0[0]; // texelFetch.ts:268
-  wire out_valid_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? present31 : present30) : out_valid_slice_4 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_5 = out_valid_slice_3 ? (out_valid_slice_4 ? present27 : present26) : out_valid_slice_4 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_9 = out_valid_slice_3 ? (out_valid_slice_4 ? present23 : present22) : out_valid_slice_4 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_12 = out_valid_slice_3 ? (out_valid_slice_4 ? present19 : present18) : out_valid_slice_4 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_14 = out_valid_slice_1 ? (out_valid_slice_2 ? out_valid_mux_2 : out_valid_mux_5) : out_valid_slice_2 ? out_valid_mux_9 : out_valid_mux_12; // texelFetch.ts:268
-  wire out_valid_mux_17 = out_valid_slice_3 ? (out_valid_slice_4 ? present15 : present14) : out_valid_slice_4 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_20 = out_valid_slice_3 ? (out_valid_slice_4 ? present11 : present10) : out_valid_slice_4 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_24 = out_valid_slice_3 ? (out_valid_slice_4 ? present7 : present6) : out_valid_slice_4 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? present3 : present2) : out_valid_slice_4 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? out_valid_mux_17 : out_valid_mux_20) : out_valid_slice_2 ? out_valid_mux_24 : out_valid_mux_27; // texelFetch.ts:268
-  wire out_valid_or = ~ahead_deq_bits_needed_0 | (out_valid_slice ? out_valid_mux_14 : out_valid_mux_29); // texelFetch.ts:269
-  wire out_valid_slice_5 = ahead_deq_bits_index_1[4]; // texelFetch.ts:268
-  wire out_valid_slice_6 = ahead_deq_bits_index_1[3]; // texelFetch.ts:268
-  wire out_valid_slice_7 = ahead_deq_bits_index_1[2]; // texelFetch.ts:268
-  wire out_valid_slice_8 = ahead_deq_bits_index_1[1]; // texelFetch.ts:268
-  wire out_valid_slice_9 = ahead_deq_bits_index_1[0]; // texelFetch.ts:268
-  wire out_valid_mux_33 = out_valid_slice_8 ? (out_valid_slice_9 ? present31 : present30) : out_valid_slice_9 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_36 = out_valid_slice_8 ? (out_valid_slice_9 ? present27 : present26) : out_valid_slice_9 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_40 = out_valid_slice_8 ? (out_valid_slice_9 ? present23 : present22) : out_valid_slice_9 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_43 = out_valid_slice_8 ? (out_valid_slice_9 ? present19 : present18) : out_valid_slice_9 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_45 = out_valid_slice_6 ? (out_valid_slice_7 ? out_valid_mux_33 : out_valid_mux_36) : out_valid_slice_7 ? out_valid_mux_40 : out_valid_mux_43; // texelFetch.ts:268
-  wire out_valid_mux_48 = out_valid_slice_8 ? (out_valid_slice_9 ? present15 : present14) : out_valid_slice_9 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_51 = out_valid_slice_8 ? (out_valid_slice_9 ? present11 : present10) : out_valid_slice_9 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_55 = out_valid_slice_8 ? (out_valid_slice_9 ? present7 : present6) : out_valid_slice_9 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_58 = out_valid_slice_8 ? (out_valid_slice_9 ? present3 : present2) : out_valid_slice_9 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_60 = out_valid_slice_6 ? (out_valid_slice_7 ? out_valid_mux_48 : out_valid_mux_51) : out_valid_slice_7 ? out_valid_mux_55 : out_valid_mux_58; // texelFetch.ts:268
-  wire out_valid_or_1 = ~ahead_deq_bits_needed_1 | (out_valid_slice_5 ? out_valid_mux_45 : out_valid_mux_60); // texelFetch.ts:269
-  wire out_valid_slice_10 = ahead_deq_bits_index_2[4]; // texelFetch.ts:268
-  wire out_valid_slice_11 = ahead_deq_bits_index_2[3]; // texelFetch.ts:268
-  wire out_valid_slice_12 = ahead_deq_bits_index_2[2]; // texelFetch.ts:268
-  wire out_valid_slice_13 = ahead_deq_bits_index_2[1]; // texelFetch.ts:268
-  wire out_valid_slice_14 = ahead_deq_bits_index_2[0]; // texelFetch.ts:268
-  wire out_valid_mux_64 = out_valid_slice_13 ? (out_valid_slice_14 ? present31 : present30) : out_valid_slice_14 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_67 = out_valid_slice_13 ? (out_valid_slice_14 ? present27 : present26) : out_valid_slice_14 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_71 = out_valid_slice_13 ? (out_valid_slice_14 ? present23 : present22) : out_valid_slice_14 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_74 = out_valid_slice_13 ? (out_valid_slice_14 ? present19 : present18) : out_valid_slice_14 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_76 = out_valid_slice_11 ? (out_valid_slice_12 ? out_valid_mux_64 : out_valid_mux_67) : out_valid_slice_12 ? out_valid_mux_71 : out_valid_mux_74; // texelFetch.ts:268
-  wire out_valid_mux_79 = out_valid_slice_13 ? (out_valid_slice_14 ? present15 : present14) : out_valid_slice_14 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_82 = out_valid_slice_13 ? (out_valid_slice_14 ? present11 : present10) : out_valid_slice_14 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_86 = out_valid_slice_13 ? (out_valid_slice_14 ? present7 : present6) : out_valid_slice_14 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_89 = out_valid_slice_13 ? (out_valid_slice_14 ? present3 : present2) : out_valid_slice_14 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_91 = out_valid_slice_11 ? (out_valid_slice_12 ? out_valid_mux_79 : out_valid_mux_82) : out_valid_slice_12 ? out_valid_mux_86 : out_valid_mux_89; // texelFetch.ts:268
-  wire out_valid_or_2 = ~ahead_deq_bits_needed_2 | (out_valid_slice_10 ? out_valid_mux_76 : out_valid_mux_91); // texelFetch.ts:269
-  wire out_valid_slice_15 = ahead_deq_bits_index_3[4]; // texelFetch.ts:268
-  wire out_valid_slice_16 = ahead_deq_bits_index_3[3]; // texelFetch.ts:268
-  wire out_valid_slice_17 = ahead_deq_bits_index_3[2]; // texelFetch.ts:268
-  wire out_valid_slice_18 = ahead_deq_bits_index_3[1]; // texelFetch.ts:268
-  wire out_valid_slice_19 = ahead_deq_bits_index_3[0]; // texelFetch.ts:268
-  wire out_valid_mux_95 = out_valid_slice_18 ? (out_valid_slice_19 ? present31 : present30) : out_valid_slice_19 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_98 = out_valid_slice_18 ? (out_valid_slice_19 ? present27 : present26) : out_valid_slice_19 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_102 = out_valid_slice_18 ? (out_valid_slice_19 ? present23 : present22) : out_valid_slice_19 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_105 = out_valid_slice_18 ? (out_valid_slice_19 ? present19 : present18) : out_valid_slice_19 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_107 = out_valid_slice_16 ? (out_valid_slice_17 ? out_valid_mux_95 : out_valid_mux_98) : out_valid_slice_17 ? out_valid_mux_102 : out_valid_mux_105; // texelFetch.ts:268
-  wire out_valid_mux_110 = out_valid_slice_18 ? (out_valid_slice_19 ? present15 : present14) : out_valid_slice_19 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_113 = out_valid_slice_18 ? (out_valid_slice_19 ? present11 : present10) : out_valid_slice_19 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? present7 : present6) : out_valid_slice_19 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_120 = out_valid_slice_18 ? (out_valid_slice_19 ? present3 : present2) : out_valid_slice_19 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_122 = out_valid_slice_16 ? (out_valid_slice_17 ? out_valid_mux_110 : out_valid_mux_113) : out_valid_slice_17 ? out_valid_mux_117 : out_valid_mux_120; // texelFetch.ts:268
-  wire out_valid_or_3 = ~ahead_deq_bits_needed_3 | (out_valid_slice_15 ? out_valid_mux_107 : out_valid_mux_122); // texelFetch.ts:269
-  wire out_valid_slice_20 = ahead_deq_bits_index_4[4]; // texelFetch.ts:268
-  wire out_valid_slice_21 = ahead_deq_bits_index_4[3]; // texelFetch.ts:268
-  wire out_valid_slice_22 = ahead_deq_bits_index_4[2]; // texelFetch.ts:268
-  wire out_valid_slice_23 = ahead_deq_bits_index_4[1]; // texelFetch.ts:268
-  wire out_valid_slice_24 = ahead_deq_bits_index_4[0]; // texelFetch.ts:268
-  wire out_valid_mux_126 = out_valid_slice_23 ? (out_valid_slice_24 ? present31 : present30) : out_valid_slice_24 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_129 = out_valid_slice_23 ? (out_valid_slice_24 ? present27 : present26) : out_valid_slice_24 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_133 = out_valid_slice_23 ? (out_valid_slice_24 ? present23 : present22) : out_valid_slice_24 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_136 = out_valid_slice_23 ? (out_valid_slice_24 ? present19 : present18) : out_valid_slice_24 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_138 = out_valid_slice_21 ? (out_valid_slice_22 ? out_valid_mux_126 : out_valid_mux_129) : out_valid_slice_22 ? out_valid_mux_133 : out_valid_mux_136; // texelFetch.ts:268
-  wire out_valid_mux_141 = out_valid_slice_23 ? (out_valid_slice_24 ? present15 : present14) : out_valid_slice_24 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_144 = out_valid_slice_23 ? (out_valid_slice_24 ? present11 : present10) : out_valid_slice_24 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_148 = out_valid_slice_23 ? (out_valid_slice_24 ? present7 : present6) : out_valid_slice_24 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_151 = out_valid_slice_23 ? (out_valid_slice_24 ? present3 : present2) : out_valid_slice_24 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_153 = out_valid_slice_21 ? (out_valid_slice_22 ? out_valid_mux_141 : out_valid_mux_144) : out_valid_slice_22 ? out_valid_mux_148 : out_valid_mux_151; // texelFetch.ts:268
-  wire out_valid_or_4 = ~ahead_deq_bits_needed_4 | (out_valid_slice_20 ? out_valid_mux_138 : out_valid_mux_153); // texelFetch.ts:269
+  wire ahead_deq_bits_index_0_bit_4 = ahead_deq_bits_index_0[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_0_bit_3 = ahead_deq_bits_index_0[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_0_bit_2 = ahead_deq_bits_index_0[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_0_bit_1 = ahead_deq_bits_index_0[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_0_bit_0 = ahead_deq_bits_index_0[0]; // texelFetch.ts:268
+  wire out_valid_mux_2 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present31 : present30) : ahead_deq_bits_index_0_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_5 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present27 : present26) : ahead_deq_bits_index_0_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_9 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present23 : present22) : ahead_deq_bits_index_0_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_12 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present19 : present18) : ahead_deq_bits_index_0_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_14 = ahead_deq_bits_index_0_bit_3 ? (ahead_deq_bits_index_0_bit_2 ? out_valid_mux_2 : out_valid_mux_5) : ahead_deq_bits_index_0_bit_2 ? out_valid_mux_9 : out_valid_mux_12; // texelFetch.ts:268
+  wire out_valid_mux_17 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present15 : present14) : ahead_deq_bits_index_0_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_20 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present11 : present10) : ahead_deq_bits_index_0_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_24 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present7 : present6) : ahead_deq_bits_index_0_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_27 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? present3 : present2) : ahead_deq_bits_index_0_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_29 = ahead_deq_bits_index_0_bit_3 ? (ahead_deq_bits_index_0_bit_2 ? out_valid_mux_17 : out_valid_mux_20) : ahead_deq_bits_index_0_bit_2 ? out_valid_mux_24 : out_valid_mux_27; // texelFetch.ts:268
+  wire out_valid_or = ~ahead_deq_bits_needed_0 | (ahead_deq_bits_index_0_bit_4 ? out_valid_mux_14 : out_valid_mux_29); // texelFetch.ts:269
+  wire ahead_deq_bits_index_1_bit_4 = ahead_deq_bits_index_1[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_1_bit_3 = ahead_deq_bits_index_1[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_1_bit_2 = ahead_deq_bits_index_1[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_1_bit_1 = ahead_deq_bits_index_1[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_1_bit_0 = ahead_deq_bits_index_1[0]; // texelFetch.ts:268
+  wire out_valid_mux_33 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present31 : present30) : ahead_deq_bits_index_1_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_36 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present27 : present26) : ahead_deq_bits_index_1_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_40 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present23 : present22) : ahead_deq_bits_index_1_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_43 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present19 : present18) : ahead_deq_bits_index_1_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_45 = ahead_deq_bits_index_1_bit_3 ? (ahead_deq_bits_index_1_bit_2 ? out_valid_mux_33 : out_valid_mux_36) : ahead_deq_bits_index_1_bit_2 ? out_valid_mux_40 : out_valid_mux_43; // texelFetch.ts:268
+  wire out_valid_mux_48 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present15 : present14) : ahead_deq_bits_index_1_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_51 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present11 : present10) : ahead_deq_bits_index_1_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_55 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present7 : present6) : ahead_deq_bits_index_1_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_58 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? present3 : present2) : ahead_deq_bits_index_1_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_60 = ahead_deq_bits_index_1_bit_3 ? (ahead_deq_bits_index_1_bit_2 ? out_valid_mux_48 : out_valid_mux_51) : ahead_deq_bits_index_1_bit_2 ? out_valid_mux_55 : out_valid_mux_58; // texelFetch.ts:268
+  wire out_valid_or_1 = ~ahead_deq_bits_needed_1 | (ahead_deq_bits_index_1_bit_4 ? out_valid_mux_45 : out_valid_mux_60); // texelFetch.ts:269
+  wire ahead_deq_bits_index_2_bit_4 = ahead_deq_bits_index_2[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_2_bit_3 = ahead_deq_bits_index_2[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_2_bit_2 = ahead_deq_bits_index_2[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_2_bit_1 = ahead_deq_bits_index_2[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_2_bit_0 = ahead_deq_bits_index_2[0]; // texelFetch.ts:268
+  wire out_valid_mux_64 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present31 : present30) : ahead_deq_bits_index_2_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_67 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present27 : present26) : ahead_deq_bits_index_2_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_71 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present23 : present22) : ahead_deq_bits_index_2_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_74 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present19 : present18) : ahead_deq_bits_index_2_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_76 = ahead_deq_bits_index_2_bit_3 ? (ahead_deq_bits_index_2_bit_2 ? out_valid_mux_64 : out_valid_mux_67) : ahead_deq_bits_index_2_bit_2 ? out_valid_mux_71 : out_valid_mux_74; // texelFetch.ts:268
+  wire out_valid_mux_79 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present15 : present14) : ahead_deq_bits_index_2_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_82 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present11 : present10) : ahead_deq_bits_index_2_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_86 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present7 : present6) : ahead_deq_bits_index_2_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_89 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? present3 : present2) : ahead_deq_bits_index_2_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_91 = ahead_deq_bits_index_2_bit_3 ? (ahead_deq_bits_index_2_bit_2 ? out_valid_mux_79 : out_valid_mux_82) : ahead_deq_bits_index_2_bit_2 ? out_valid_mux_86 : out_valid_mux_89; // texelFetch.ts:268
+  wire out_valid_or_2 = ~ahead_deq_bits_needed_2 | (ahead_deq_bits_index_2_bit_4 ? out_valid_mux_76 : out_valid_mux_91); // texelFetch.ts:269
+  wire ahead_deq_bits_index_3_bit_4 = ahead_deq_bits_index_3[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_3_bit_3 = ahead_deq_bits_index_3[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_3_bit_2 = ahead_deq_bits_index_3[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_3_bit_1 = ahead_deq_bits_index_3[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_3_bit_0 = ahead_deq_bits_index_3[0]; // texelFetch.ts:268
+  wire out_valid_mux_95 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present31 : present30) : ahead_deq_bits_index_3_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_98 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present27 : present26) : ahead_deq_bits_index_3_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_102 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present23 : present22) : ahead_deq_bits_index_3_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_105 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present19 : present18) : ahead_deq_bits_index_3_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_107 = ahead_deq_bits_index_3_bit_3 ? (ahead_deq_bits_index_3_bit_2 ? out_valid_mux_95 : out_valid_mux_98) : ahead_deq_bits_index_3_bit_2 ? out_valid_mux_102 : out_valid_mux_105; // texelFetch.ts:268
+  wire out_valid_mux_110 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present15 : present14) : ahead_deq_bits_index_3_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_113 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present11 : present10) : ahead_deq_bits_index_3_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_117 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present7 : present6) : ahead_deq_bits_index_3_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_120 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? present3 : present2) : ahead_deq_bits_index_3_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_122 = ahead_deq_bits_index_3_bit_3 ? (ahead_deq_bits_index_3_bit_2 ? out_valid_mux_110 : out_valid_mux_113) : ahead_deq_bits_index_3_bit_2 ? out_valid_mux_117 : out_valid_mux_120; // texelFetch.ts:268
+  wire out_valid_or_3 = ~ahead_deq_bits_needed_3 | (ahead_deq_bits_index_3_bit_4 ? out_valid_mux_107 : out_valid_mux_122); // texelFetch.ts:269
+  wire ahead_deq_bits_index_4_bit_4 = ahead_deq_bits_index_4[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_4_bit_3 = ahead_deq_bits_index_4[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_4_bit_2 = ahead_deq_bits_index_4[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_4_bit_1 = ahead_deq_bits_index_4[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_4_bit_0 = ahead_deq_bits_index_4[0]; // texelFetch.ts:268
+  wire out_valid_mux_126 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present31 : present30) : ahead_deq_bits_index_4_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_129 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present27 : present26) : ahead_deq_bits_index_4_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_133 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present23 : present22) : ahead_deq_bits_index_4_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_136 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present19 : present18) : ahead_deq_bits_index_4_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_138 = ahead_deq_bits_index_4_bit_3 ? (ahead_deq_bits_index_4_bit_2 ? out_valid_mux_126 : out_valid_mux_129) : ahead_deq_bits_index_4_bit_2 ? out_valid_mux_133 : out_valid_mux_136; // texelFetch.ts:268
+  wire out_valid_mux_141 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present15 : present14) : ahead_deq_bits_index_4_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_144 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present11 : present10) : ahead_deq_bits_index_4_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_148 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present7 : present6) : ahead_deq_bits_index_4_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_151 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? present3 : present2) : ahead_deq_bits_index_4_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_153 = ahead_deq_bits_index_4_bit_3 ? (ahead_deq_bits_index_4_bit_2 ? out_valid_mux_141 : out_valid_mux_144) : ahead_deq_bits_index_4_bit_2 ? out_valid_mux_148 : out_valid_mux_151; // texelFetch.ts:268
+  wire out_valid_or_4 = ~ahead_deq_bits_needed_4 | (ahead_deq_bits_index_4_bit_4 ? out_valid_mux_138 : out_valid_mux_153); // texelFetch.ts:269
   wire out_valid_and_3 = out_valid_or & out_valid_or_1 & out_valid_or_2 & out_valid_or_3 & out_valid_or_4; // texelFetch.ts:269
-  wire out_valid_slice_25 = ahead_deq_bits_index_5[4]; // texelFetch.ts:268
-  wire out_valid_slice_26 = ahead_deq_bits_index_5[3]; // texelFetch.ts:268
-  wire out_valid_slice_27 = ahead_deq_bits_index_5[2]; // texelFetch.ts:268
-  wire out_valid_slice_28 = ahead_deq_bits_index_5[1]; // texelFetch.ts:268
-  wire out_valid_slice_29 = ahead_deq_bits_index_5[0]; // texelFetch.ts:268
-  wire out_valid_mux_157 = out_valid_slice_28 ? (out_valid_slice_29 ? present31 : present30) : out_valid_slice_29 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_160 = out_valid_slice_28 ? (out_valid_slice_29 ? present27 : present26) : out_valid_slice_29 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_164 = out_valid_slice_28 ? (out_valid_slice_29 ? present23 : present22) : out_valid_slice_29 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_167 = out_valid_slice_28 ? (out_valid_slice_29 ? present19 : present18) : out_valid_slice_29 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_169 = out_valid_slice_26 ? (out_valid_slice_27 ? out_valid_mux_157 : out_valid_mux_160) : out_valid_slice_27 ? out_valid_mux_164 : out_valid_mux_167; // texelFetch.ts:268
-  wire out_valid_mux_172 = out_valid_slice_28 ? (out_valid_slice_29 ? present15 : present14) : out_valid_slice_29 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_175 = out_valid_slice_28 ? (out_valid_slice_29 ? present11 : present10) : out_valid_slice_29 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_179 = out_valid_slice_28 ? (out_valid_slice_29 ? present7 : present6) : out_valid_slice_29 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_182 = out_valid_slice_28 ? (out_valid_slice_29 ? present3 : present2) : out_valid_slice_29 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_184 = out_valid_slice_26 ? (out_valid_slice_27 ? out_valid_mux_172 : out_valid_mux_175) : out_valid_slice_27 ? out_valid_mux_179 : out_valid_mux_182; // texelFetch.ts:268
-  wire out_valid_or_5 = ~ahead_deq_bits_needed_5 | (out_valid_slice_25 ? out_valid_mux_169 : out_valid_mux_184); // texelFetch.ts:269
-  wire out_valid_slice_30 = ahead_deq_bits_index_6[4]; // texelFetch.ts:268
-  wire out_valid_slice_31 = ahead_deq_bits_index_6[3]; // texelFetch.ts:268
-  wire out_valid_slice_32 = ahead_deq_bits_index_6[2]; // texelFetch.ts:268
-  wire out_valid_slice_33 = ahead_deq_bits_index_6[1]; // texelFetch.ts:268
-  wire out_valid_slice_34 = ahead_deq_bits_index_6[0]; // texelFetch.ts:268
-  wire out_valid_mux_188 = out_valid_slice_33 ? (out_valid_slice_34 ? present31 : present30) : out_valid_slice_34 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_191 = out_valid_slice_33 ? (out_valid_slice_34 ? present27 : present26) : out_valid_slice_34 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_195 = out_valid_slice_33 ? (out_valid_slice_34 ? present23 : present22) : out_valid_slice_34 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_198 = out_valid_slice_33 ? (out_valid_slice_34 ? present19 : present18) : out_valid_slice_34 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_200 = out_valid_slice_31 ? (out_valid_slice_32 ? out_valid_mux_188 : out_valid_mux_191) : out_valid_slice_32 ? out_valid_mux_195 : out_valid_mux_198; // texelFetch.ts:268
-  wire out_valid_mux_203 = out_valid_slice_33 ? (out_valid_slice_34 ? present15 : present14) : out_valid_slice_34 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_206 = out_valid_slice_33 ? (out_valid_slice_34 ? present11 : present10) : out_valid_slice_34 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_210 = out_valid_slice_33 ? (out_valid_slice_34 ? present7 : present6) : out_valid_slice_34 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_213 = out_valid_slice_33 ? (out_valid_slice_34 ? present3 : present2) : out_valid_slice_34 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_215 = out_valid_slice_31 ? (out_valid_slice_32 ? out_valid_mux_203 : out_valid_mux_206) : out_valid_slice_32 ? out_valid_mux_210 : out_valid_mux_213; // texelFetch.ts:268
-  wire out_valid_or_6 = ~ahead_deq_bits_needed_6 | (out_valid_slice_30 ? out_valid_mux_200 : out_valid_mux_215); // texelFetch.ts:269
-  wire out_valid_slice_35 = ahead_deq_bits_index_7[4]; // texelFetch.ts:268
-  wire out_valid_slice_36 = ahead_deq_bits_index_7[3]; // texelFetch.ts:268
-  wire out_valid_slice_37 = ahead_deq_bits_index_7[2]; // texelFetch.ts:268
-  wire out_valid_slice_38 = ahead_deq_bits_index_7[1]; // texelFetch.ts:268
-  wire out_valid_slice_39 = ahead_deq_bits_index_7[0]; // texelFetch.ts:268
-  wire out_valid_mux_219 = out_valid_slice_38 ? (out_valid_slice_39 ? present31 : present30) : out_valid_slice_39 ? present29 : present28; // texelFetch.ts:268
-  wire out_valid_mux_222 = out_valid_slice_38 ? (out_valid_slice_39 ? present27 : present26) : out_valid_slice_39 ? present25 : present24; // texelFetch.ts:268
-  wire out_valid_mux_226 = out_valid_slice_38 ? (out_valid_slice_39 ? present23 : present22) : out_valid_slice_39 ? present21 : present20; // texelFetch.ts:268
-  wire out_valid_mux_229 = out_valid_slice_38 ? (out_valid_slice_39 ? present19 : present18) : out_valid_slice_39 ? present17 : present16; // texelFetch.ts:268
-  wire out_valid_mux_231 = out_valid_slice_36 ? (out_valid_slice_37 ? out_valid_mux_219 : out_valid_mux_222) : out_valid_slice_37 ? out_valid_mux_226 : out_valid_mux_229; // texelFetch.ts:268
-  wire out_valid_mux_234 = out_valid_slice_38 ? (out_valid_slice_39 ? present15 : present14) : out_valid_slice_39 ? present13 : present12; // texelFetch.ts:268
-  wire out_valid_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? present11 : present10) : out_valid_slice_39 ? present9 : present8; // texelFetch.ts:268
-  wire out_valid_mux_241 = out_valid_slice_38 ? (out_valid_slice_39 ? present7 : present6) : out_valid_slice_39 ? present5 : present4; // texelFetch.ts:268
-  wire out_valid_mux_244 = out_valid_slice_38 ? (out_valid_slice_39 ? present3 : present2) : out_valid_slice_39 ? present1 : present0; // texelFetch.ts:268
-  wire out_valid_mux_246 = out_valid_slice_36 ? (out_valid_slice_37 ? out_valid_mux_234 : out_valid_mux_237) : out_valid_slice_37 ? out_valid_mux_241 : out_valid_mux_244; // texelFetch.ts:268
-  wire out_valid_or_7 = ~ahead_deq_bits_needed_7 | (out_valid_slice_35 ? out_valid_mux_231 : out_valid_mux_246); // texelFetch.ts:269
+  wire ahead_deq_bits_index_5_bit_4 = ahead_deq_bits_index_5[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_5_bit_3 = ahead_deq_bits_index_5[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_5_bit_2 = ahead_deq_bits_index_5[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_5_bit_1 = ahead_deq_bits_index_5[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_5_bit_0 = ahead_deq_bits_index_5[0]; // texelFetch.ts:268
+  wire out_valid_mux_157 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present31 : present30) : ahead_deq_bits_index_5_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_160 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present27 : present26) : ahead_deq_bits_index_5_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_164 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present23 : present22) : ahead_deq_bits_index_5_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_167 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present19 : present18) : ahead_deq_bits_index_5_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_169 = ahead_deq_bits_index_5_bit_3 ? (ahead_deq_bits_index_5_bit_2 ? out_valid_mux_157 : out_valid_mux_160) : ahead_deq_bits_index_5_bit_2 ? out_valid_mux_164 : out_valid_mux_167; // texelFetch.ts:268
+  wire out_valid_mux_172 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present15 : present14) : ahead_deq_bits_index_5_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_175 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present11 : present10) : ahead_deq_bits_index_5_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_179 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present7 : present6) : ahead_deq_bits_index_5_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_182 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? present3 : present2) : ahead_deq_bits_index_5_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_184 = ahead_deq_bits_index_5_bit_3 ? (ahead_deq_bits_index_5_bit_2 ? out_valid_mux_172 : out_valid_mux_175) : ahead_deq_bits_index_5_bit_2 ? out_valid_mux_179 : out_valid_mux_182; // texelFetch.ts:268
+  wire out_valid_or_5 = ~ahead_deq_bits_needed_5 | (ahead_deq_bits_index_5_bit_4 ? out_valid_mux_169 : out_valid_mux_184); // texelFetch.ts:269
+  wire ahead_deq_bits_index_6_bit_4 = ahead_deq_bits_index_6[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_6_bit_3 = ahead_deq_bits_index_6[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_6_bit_2 = ahead_deq_bits_index_6[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_6_bit_1 = ahead_deq_bits_index_6[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_6_bit_0 = ahead_deq_bits_index_6[0]; // texelFetch.ts:268
+  wire out_valid_mux_188 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present31 : present30) : ahead_deq_bits_index_6_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_191 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present27 : present26) : ahead_deq_bits_index_6_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_195 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present23 : present22) : ahead_deq_bits_index_6_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_198 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present19 : present18) : ahead_deq_bits_index_6_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_200 = ahead_deq_bits_index_6_bit_3 ? (ahead_deq_bits_index_6_bit_2 ? out_valid_mux_188 : out_valid_mux_191) : ahead_deq_bits_index_6_bit_2 ? out_valid_mux_195 : out_valid_mux_198; // texelFetch.ts:268
+  wire out_valid_mux_203 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present15 : present14) : ahead_deq_bits_index_6_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_206 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present11 : present10) : ahead_deq_bits_index_6_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_210 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present7 : present6) : ahead_deq_bits_index_6_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_213 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? present3 : present2) : ahead_deq_bits_index_6_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_215 = ahead_deq_bits_index_6_bit_3 ? (ahead_deq_bits_index_6_bit_2 ? out_valid_mux_203 : out_valid_mux_206) : ahead_deq_bits_index_6_bit_2 ? out_valid_mux_210 : out_valid_mux_213; // texelFetch.ts:268
+  wire out_valid_or_6 = ~ahead_deq_bits_needed_6 | (ahead_deq_bits_index_6_bit_4 ? out_valid_mux_200 : out_valid_mux_215); // texelFetch.ts:269
+  wire ahead_deq_bits_index_7_bit_4 = ahead_deq_bits_index_7[4]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_7_bit_3 = ahead_deq_bits_index_7[3]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_7_bit_2 = ahead_deq_bits_index_7[2]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_7_bit_1 = ahead_deq_bits_index_7[1]; // texelFetch.ts:268
+  wire ahead_deq_bits_index_7_bit_0 = ahead_deq_bits_index_7[0]; // texelFetch.ts:268
+  wire out_valid_mux_219 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present31 : present30) : ahead_deq_bits_index_7_bit_0 ? present29 : present28; // texelFetch.ts:268
+  wire out_valid_mux_222 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present27 : present26) : ahead_deq_bits_index_7_bit_0 ? present25 : present24; // texelFetch.ts:268
+  wire out_valid_mux_226 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present23 : present22) : ahead_deq_bits_index_7_bit_0 ? present21 : present20; // texelFetch.ts:268
+  wire out_valid_mux_229 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present19 : present18) : ahead_deq_bits_index_7_bit_0 ? present17 : present16; // texelFetch.ts:268
+  wire out_valid_mux_231 = ahead_deq_bits_index_7_bit_3 ? (ahead_deq_bits_index_7_bit_2 ? out_valid_mux_219 : out_valid_mux_222) : ahead_deq_bits_index_7_bit_2 ? out_valid_mux_226 : out_valid_mux_229; // texelFetch.ts:268
+  wire out_valid_mux_234 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present15 : present14) : ahead_deq_bits_index_7_bit_0 ? present13 : present12; // texelFetch.ts:268
+  wire out_valid_mux_237 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present11 : present10) : ahead_deq_bits_index_7_bit_0 ? present9 : present8; // texelFetch.ts:268
+  wire out_valid_mux_241 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present7 : present6) : ahead_deq_bits_index_7_bit_0 ? present5 : present4; // texelFetch.ts:268
+  wire out_valid_mux_244 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? present3 : present2) : ahead_deq_bits_index_7_bit_0 ? present1 : present0; // texelFetch.ts:268
+  wire out_valid_mux_246 = ahead_deq_bits_index_7_bit_3 ? (ahead_deq_bits_index_7_bit_2 ? out_valid_mux_234 : out_valid_mux_237) : ahead_deq_bits_index_7_bit_2 ? out_valid_mux_241 : out_valid_mux_244; // texelFetch.ts:268
+  wire out_valid_or_7 = ~ahead_deq_bits_needed_7 | (ahead_deq_bits_index_7_bit_4 ? out_valid_mux_231 : out_valid_mux_246); // texelFetch.ts:269
   wire out_valid_and_6 = out_valid_and_3 & out_valid_or_5 & out_valid_or_6 & out_valid_or_7; // texelFetch.ts:269
   wire issue = ahead_deq_valid & out_valid_and_6 & out_ready; // texelFetch.ts:270
   assign out_valid = issue; // texelFetch.ts:272
-  wire out_words_0_slice_1 = ahead_deq_bits_offset_0[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? data31 : data30) : out_valid_slice_4 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_5 = out_valid_slice_3 ? (out_valid_slice_4 ? data27 : data26) : out_valid_slice_4 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_9 = out_valid_slice_3 ? (out_valid_slice_4 ? data23 : data22) : out_valid_slice_4 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_12 = out_valid_slice_3 ? (out_valid_slice_4 ? data19 : data18) : out_valid_slice_4 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_14 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_2 : lineData_mux_5) : out_valid_slice_2 ? lineData_mux_9 : lineData_mux_12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_17 = out_valid_slice_3 ? (out_valid_slice_4 ? data15 : data14) : out_valid_slice_4 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_20 = out_valid_slice_3 ? (out_valid_slice_4 ? data11 : data10) : out_valid_slice_4 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_24 = out_valid_slice_3 ? (out_valid_slice_4 ? data7 : data6) : out_valid_slice_4 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? data3 : data2) : out_valid_slice_4 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_17 : lineData_mux_20) : out_valid_slice_2 ? lineData_mux_24 : lineData_mux_27; // texelFetch.ts:275
-  wire [127:0] lineData = out_valid_slice ? lineData_mux_14 : lineData_mux_29; // texelFetch.ts:275
-  assign out_words_0 = ahead_deq_bits_offset_0[1] ? (out_words_0_slice_1 ? lineData[127:96] : lineData[95:64]) : out_words_0_slice_1 ? lineData[63:32] : lineData[31:0]; // texelFetch.ts:276
-  wire out_words_1_slice_1 = ahead_deq_bits_offset_1[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_32 = out_valid_slice_8 ? (out_valid_slice_9 ? data31 : data30) : out_valid_slice_9 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_35 = out_valid_slice_8 ? (out_valid_slice_9 ? data27 : data26) : out_valid_slice_9 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_39 = out_valid_slice_8 ? (out_valid_slice_9 ? data23 : data22) : out_valid_slice_9 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_42 = out_valid_slice_8 ? (out_valid_slice_9 ? data19 : data18) : out_valid_slice_9 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_44 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_32 : lineData_mux_35) : out_valid_slice_7 ? lineData_mux_39 : lineData_mux_42; // texelFetch.ts:275
-  wire [127:0] lineData_mux_47 = out_valid_slice_8 ? (out_valid_slice_9 ? data15 : data14) : out_valid_slice_9 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_50 = out_valid_slice_8 ? (out_valid_slice_9 ? data11 : data10) : out_valid_slice_9 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_54 = out_valid_slice_8 ? (out_valid_slice_9 ? data7 : data6) : out_valid_slice_9 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_57 = out_valid_slice_8 ? (out_valid_slice_9 ? data3 : data2) : out_valid_slice_9 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_59 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_47 : lineData_mux_50) : out_valid_slice_7 ? lineData_mux_54 : lineData_mux_57; // texelFetch.ts:275
-  wire [127:0] lineData_1 = out_valid_slice_5 ? lineData_mux_44 : lineData_mux_59; // texelFetch.ts:275
-  assign out_words_1 = ahead_deq_bits_offset_1[1] ? (out_words_1_slice_1 ? lineData_1[127:96] : lineData_1[95:64]) : out_words_1_slice_1 ? lineData_1[63:32] : lineData_1[31:0]; // texelFetch.ts:276
-  wire out_words_2_slice_1 = ahead_deq_bits_offset_2[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_62 = out_valid_slice_13 ? (out_valid_slice_14 ? data31 : data30) : out_valid_slice_14 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_65 = out_valid_slice_13 ? (out_valid_slice_14 ? data27 : data26) : out_valid_slice_14 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_69 = out_valid_slice_13 ? (out_valid_slice_14 ? data23 : data22) : out_valid_slice_14 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_72 = out_valid_slice_13 ? (out_valid_slice_14 ? data19 : data18) : out_valid_slice_14 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_74 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_62 : lineData_mux_65) : out_valid_slice_12 ? lineData_mux_69 : lineData_mux_72; // texelFetch.ts:275
-  wire [127:0] lineData_mux_77 = out_valid_slice_13 ? (out_valid_slice_14 ? data15 : data14) : out_valid_slice_14 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_80 = out_valid_slice_13 ? (out_valid_slice_14 ? data11 : data10) : out_valid_slice_14 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_84 = out_valid_slice_13 ? (out_valid_slice_14 ? data7 : data6) : out_valid_slice_14 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_87 = out_valid_slice_13 ? (out_valid_slice_14 ? data3 : data2) : out_valid_slice_14 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_89 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_77 : lineData_mux_80) : out_valid_slice_12 ? lineData_mux_84 : lineData_mux_87; // texelFetch.ts:275
-  wire [127:0] lineData_2 = out_valid_slice_10 ? lineData_mux_74 : lineData_mux_89; // texelFetch.ts:275
-  assign out_words_2 = ahead_deq_bits_offset_2[1] ? (out_words_2_slice_1 ? lineData_2[127:96] : lineData_2[95:64]) : out_words_2_slice_1 ? lineData_2[63:32] : lineData_2[31:0]; // texelFetch.ts:276
-  wire out_words_3_slice_1 = ahead_deq_bits_offset_3[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_92 = out_valid_slice_18 ? (out_valid_slice_19 ? data31 : data30) : out_valid_slice_19 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_95 = out_valid_slice_18 ? (out_valid_slice_19 ? data27 : data26) : out_valid_slice_19 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_99 = out_valid_slice_18 ? (out_valid_slice_19 ? data23 : data22) : out_valid_slice_19 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_102 = out_valid_slice_18 ? (out_valid_slice_19 ? data19 : data18) : out_valid_slice_19 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_104 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_92 : lineData_mux_95) : out_valid_slice_17 ? lineData_mux_99 : lineData_mux_102; // texelFetch.ts:275
-  wire [127:0] lineData_mux_107 = out_valid_slice_18 ? (out_valid_slice_19 ? data15 : data14) : out_valid_slice_19 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_110 = out_valid_slice_18 ? (out_valid_slice_19 ? data11 : data10) : out_valid_slice_19 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_114 = out_valid_slice_18 ? (out_valid_slice_19 ? data7 : data6) : out_valid_slice_19 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? data3 : data2) : out_valid_slice_19 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_119 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_107 : lineData_mux_110) : out_valid_slice_17 ? lineData_mux_114 : lineData_mux_117; // texelFetch.ts:275
-  wire [127:0] lineData_3 = out_valid_slice_15 ? lineData_mux_104 : lineData_mux_119; // texelFetch.ts:275
-  assign out_words_3 = ahead_deq_bits_offset_3[1] ? (out_words_3_slice_1 ? lineData_3[127:96] : lineData_3[95:64]) : out_words_3_slice_1 ? lineData_3[63:32] : lineData_3[31:0]; // texelFetch.ts:276
-  wire out_words_4_slice_1 = ahead_deq_bits_offset_4[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_122 = out_valid_slice_23 ? (out_valid_slice_24 ? data31 : data30) : out_valid_slice_24 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_125 = out_valid_slice_23 ? (out_valid_slice_24 ? data27 : data26) : out_valid_slice_24 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_129 = out_valid_slice_23 ? (out_valid_slice_24 ? data23 : data22) : out_valid_slice_24 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_132 = out_valid_slice_23 ? (out_valid_slice_24 ? data19 : data18) : out_valid_slice_24 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_134 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_122 : lineData_mux_125) : out_valid_slice_22 ? lineData_mux_129 : lineData_mux_132; // texelFetch.ts:275
-  wire [127:0] lineData_mux_137 = out_valid_slice_23 ? (out_valid_slice_24 ? data15 : data14) : out_valid_slice_24 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_140 = out_valid_slice_23 ? (out_valid_slice_24 ? data11 : data10) : out_valid_slice_24 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_144 = out_valid_slice_23 ? (out_valid_slice_24 ? data7 : data6) : out_valid_slice_24 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_147 = out_valid_slice_23 ? (out_valid_slice_24 ? data3 : data2) : out_valid_slice_24 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_149 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_137 : lineData_mux_140) : out_valid_slice_22 ? lineData_mux_144 : lineData_mux_147; // texelFetch.ts:275
-  wire [127:0] lineData_4 = out_valid_slice_20 ? lineData_mux_134 : lineData_mux_149; // texelFetch.ts:275
-  assign out_words_4 = ahead_deq_bits_offset_4[1] ? (out_words_4_slice_1 ? lineData_4[127:96] : lineData_4[95:64]) : out_words_4_slice_1 ? lineData_4[63:32] : lineData_4[31:0]; // texelFetch.ts:276
-  wire out_words_5_slice_1 = ahead_deq_bits_offset_5[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_152 = out_valid_slice_28 ? (out_valid_slice_29 ? data31 : data30) : out_valid_slice_29 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_155 = out_valid_slice_28 ? (out_valid_slice_29 ? data27 : data26) : out_valid_slice_29 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_159 = out_valid_slice_28 ? (out_valid_slice_29 ? data23 : data22) : out_valid_slice_29 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_162 = out_valid_slice_28 ? (out_valid_slice_29 ? data19 : data18) : out_valid_slice_29 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_164 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_152 : lineData_mux_155) : out_valid_slice_27 ? lineData_mux_159 : lineData_mux_162; // texelFetch.ts:275
-  wire [127:0] lineData_mux_167 = out_valid_slice_28 ? (out_valid_slice_29 ? data15 : data14) : out_valid_slice_29 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_170 = out_valid_slice_28 ? (out_valid_slice_29 ? data11 : data10) : out_valid_slice_29 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_174 = out_valid_slice_28 ? (out_valid_slice_29 ? data7 : data6) : out_valid_slice_29 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_177 = out_valid_slice_28 ? (out_valid_slice_29 ? data3 : data2) : out_valid_slice_29 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_179 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_167 : lineData_mux_170) : out_valid_slice_27 ? lineData_mux_174 : lineData_mux_177; // texelFetch.ts:275
-  wire [127:0] lineData_5 = out_valid_slice_25 ? lineData_mux_164 : lineData_mux_179; // texelFetch.ts:275
-  assign out_words_5 = ahead_deq_bits_offset_5[1] ? (out_words_5_slice_1 ? lineData_5[127:96] : lineData_5[95:64]) : out_words_5_slice_1 ? lineData_5[63:32] : lineData_5[31:0]; // texelFetch.ts:276
-  wire out_words_6_slice_1 = ahead_deq_bits_offset_6[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_182 = out_valid_slice_33 ? (out_valid_slice_34 ? data31 : data30) : out_valid_slice_34 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_185 = out_valid_slice_33 ? (out_valid_slice_34 ? data27 : data26) : out_valid_slice_34 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_189 = out_valid_slice_33 ? (out_valid_slice_34 ? data23 : data22) : out_valid_slice_34 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_192 = out_valid_slice_33 ? (out_valid_slice_34 ? data19 : data18) : out_valid_slice_34 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_194 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_182 : lineData_mux_185) : out_valid_slice_32 ? lineData_mux_189 : lineData_mux_192; // texelFetch.ts:275
-  wire [127:0] lineData_mux_197 = out_valid_slice_33 ? (out_valid_slice_34 ? data15 : data14) : out_valid_slice_34 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_200 = out_valid_slice_33 ? (out_valid_slice_34 ? data11 : data10) : out_valid_slice_34 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_204 = out_valid_slice_33 ? (out_valid_slice_34 ? data7 : data6) : out_valid_slice_34 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_207 = out_valid_slice_33 ? (out_valid_slice_34 ? data3 : data2) : out_valid_slice_34 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_209 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_197 : lineData_mux_200) : out_valid_slice_32 ? lineData_mux_204 : lineData_mux_207; // texelFetch.ts:275
-  wire [127:0] lineData_6 = out_valid_slice_30 ? lineData_mux_194 : lineData_mux_209; // texelFetch.ts:275
-  assign out_words_6 = ahead_deq_bits_offset_6[1] ? (out_words_6_slice_1 ? lineData_6[127:96] : lineData_6[95:64]) : out_words_6_slice_1 ? lineData_6[63:32] : lineData_6[31:0]; // texelFetch.ts:276
-  wire out_words_7_slice_1 = ahead_deq_bits_offset_7[0]; // texelFetch.ts:276
-  wire [127:0] lineData_mux_212 = out_valid_slice_38 ? (out_valid_slice_39 ? data31 : data30) : out_valid_slice_39 ? data29 : data28; // texelFetch.ts:275
-  wire [127:0] lineData_mux_215 = out_valid_slice_38 ? (out_valid_slice_39 ? data27 : data26) : out_valid_slice_39 ? data25 : data24; // texelFetch.ts:275
-  wire [127:0] lineData_mux_219 = out_valid_slice_38 ? (out_valid_slice_39 ? data23 : data22) : out_valid_slice_39 ? data21 : data20; // texelFetch.ts:275
-  wire [127:0] lineData_mux_222 = out_valid_slice_38 ? (out_valid_slice_39 ? data19 : data18) : out_valid_slice_39 ? data17 : data16; // texelFetch.ts:275
-  wire [127:0] lineData_mux_224 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_212 : lineData_mux_215) : out_valid_slice_37 ? lineData_mux_219 : lineData_mux_222; // texelFetch.ts:275
-  wire [127:0] lineData_mux_227 = out_valid_slice_38 ? (out_valid_slice_39 ? data15 : data14) : out_valid_slice_39 ? data13 : data12; // texelFetch.ts:275
-  wire [127:0] lineData_mux_230 = out_valid_slice_38 ? (out_valid_slice_39 ? data11 : data10) : out_valid_slice_39 ? data9 : data8; // texelFetch.ts:275
-  wire [127:0] lineData_mux_234 = out_valid_slice_38 ? (out_valid_slice_39 ? data7 : data6) : out_valid_slice_39 ? data5 : data4; // texelFetch.ts:275
-  wire [127:0] lineData_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? data3 : data2) : out_valid_slice_39 ? data1 : data0; // texelFetch.ts:275
-  wire [127:0] lineData_mux_239 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_227 : lineData_mux_230) : out_valid_slice_37 ? lineData_mux_234 : lineData_mux_237; // texelFetch.ts:275
-  wire [127:0] lineData_7 = out_valid_slice_35 ? lineData_mux_224 : lineData_mux_239; // texelFetch.ts:275
-  assign out_words_7 = ahead_deq_bits_offset_7[1] ? (out_words_7_slice_1 ? lineData_7[127:96] : lineData_7[95:64]) : out_words_7_slice_1 ? lineData_7[63:32] : lineData_7[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_0_bit_0 = ahead_deq_bits_offset_0[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_2 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data31 : data30) : ahead_deq_bits_index_0_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_5 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data27 : data26) : ahead_deq_bits_index_0_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_9 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data23 : data22) : ahead_deq_bits_index_0_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_12 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data19 : data18) : ahead_deq_bits_index_0_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_14 = ahead_deq_bits_index_0_bit_3 ? (ahead_deq_bits_index_0_bit_2 ? lineData_mux_2 : lineData_mux_5) : ahead_deq_bits_index_0_bit_2 ? lineData_mux_9 : lineData_mux_12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_17 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data15 : data14) : ahead_deq_bits_index_0_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_20 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data11 : data10) : ahead_deq_bits_index_0_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_24 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data7 : data6) : ahead_deq_bits_index_0_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_27 = ahead_deq_bits_index_0_bit_1 ? (ahead_deq_bits_index_0_bit_0 ? data3 : data2) : ahead_deq_bits_index_0_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_29 = ahead_deq_bits_index_0_bit_3 ? (ahead_deq_bits_index_0_bit_2 ? lineData_mux_17 : lineData_mux_20) : ahead_deq_bits_index_0_bit_2 ? lineData_mux_24 : lineData_mux_27; // texelFetch.ts:275
+  wire [127:0] lineData = ahead_deq_bits_index_0_bit_4 ? lineData_mux_14 : lineData_mux_29; // texelFetch.ts:275
+  assign out_words_0 = ahead_deq_bits_offset_0[1] ? (ahead_deq_bits_offset_0_bit_0 ? lineData[127:96] : lineData[95:64]) : ahead_deq_bits_offset_0_bit_0 ? lineData[63:32] : lineData[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_1_bit_0 = ahead_deq_bits_offset_1[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_32 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data31 : data30) : ahead_deq_bits_index_1_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_35 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data27 : data26) : ahead_deq_bits_index_1_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_39 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data23 : data22) : ahead_deq_bits_index_1_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_42 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data19 : data18) : ahead_deq_bits_index_1_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_44 = ahead_deq_bits_index_1_bit_3 ? (ahead_deq_bits_index_1_bit_2 ? lineData_mux_32 : lineData_mux_35) : ahead_deq_bits_index_1_bit_2 ? lineData_mux_39 : lineData_mux_42; // texelFetch.ts:275
+  wire [127:0] lineData_mux_47 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data15 : data14) : ahead_deq_bits_index_1_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_50 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data11 : data10) : ahead_deq_bits_index_1_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_54 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data7 : data6) : ahead_deq_bits_index_1_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_57 = ahead_deq_bits_index_1_bit_1 ? (ahead_deq_bits_index_1_bit_0 ? data3 : data2) : ahead_deq_bits_index_1_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_59 = ahead_deq_bits_index_1_bit_3 ? (ahead_deq_bits_index_1_bit_2 ? lineData_mux_47 : lineData_mux_50) : ahead_deq_bits_index_1_bit_2 ? lineData_mux_54 : lineData_mux_57; // texelFetch.ts:275
+  wire [127:0] lineData_1 = ahead_deq_bits_index_1_bit_4 ? lineData_mux_44 : lineData_mux_59; // texelFetch.ts:275
+  assign out_words_1 = ahead_deq_bits_offset_1[1] ? (ahead_deq_bits_offset_1_bit_0 ? lineData_1[127:96] : lineData_1[95:64]) : ahead_deq_bits_offset_1_bit_0 ? lineData_1[63:32] : lineData_1[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_2_bit_0 = ahead_deq_bits_offset_2[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_62 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data31 : data30) : ahead_deq_bits_index_2_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_65 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data27 : data26) : ahead_deq_bits_index_2_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_69 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data23 : data22) : ahead_deq_bits_index_2_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_72 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data19 : data18) : ahead_deq_bits_index_2_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_74 = ahead_deq_bits_index_2_bit_3 ? (ahead_deq_bits_index_2_bit_2 ? lineData_mux_62 : lineData_mux_65) : ahead_deq_bits_index_2_bit_2 ? lineData_mux_69 : lineData_mux_72; // texelFetch.ts:275
+  wire [127:0] lineData_mux_77 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data15 : data14) : ahead_deq_bits_index_2_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_80 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data11 : data10) : ahead_deq_bits_index_2_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_84 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data7 : data6) : ahead_deq_bits_index_2_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_87 = ahead_deq_bits_index_2_bit_1 ? (ahead_deq_bits_index_2_bit_0 ? data3 : data2) : ahead_deq_bits_index_2_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_89 = ahead_deq_bits_index_2_bit_3 ? (ahead_deq_bits_index_2_bit_2 ? lineData_mux_77 : lineData_mux_80) : ahead_deq_bits_index_2_bit_2 ? lineData_mux_84 : lineData_mux_87; // texelFetch.ts:275
+  wire [127:0] lineData_2 = ahead_deq_bits_index_2_bit_4 ? lineData_mux_74 : lineData_mux_89; // texelFetch.ts:275
+  assign out_words_2 = ahead_deq_bits_offset_2[1] ? (ahead_deq_bits_offset_2_bit_0 ? lineData_2[127:96] : lineData_2[95:64]) : ahead_deq_bits_offset_2_bit_0 ? lineData_2[63:32] : lineData_2[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_3_bit_0 = ahead_deq_bits_offset_3[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_92 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data31 : data30) : ahead_deq_bits_index_3_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_95 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data27 : data26) : ahead_deq_bits_index_3_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_99 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data23 : data22) : ahead_deq_bits_index_3_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_102 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data19 : data18) : ahead_deq_bits_index_3_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_104 = ahead_deq_bits_index_3_bit_3 ? (ahead_deq_bits_index_3_bit_2 ? lineData_mux_92 : lineData_mux_95) : ahead_deq_bits_index_3_bit_2 ? lineData_mux_99 : lineData_mux_102; // texelFetch.ts:275
+  wire [127:0] lineData_mux_107 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data15 : data14) : ahead_deq_bits_index_3_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_110 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data11 : data10) : ahead_deq_bits_index_3_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_114 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data7 : data6) : ahead_deq_bits_index_3_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_117 = ahead_deq_bits_index_3_bit_1 ? (ahead_deq_bits_index_3_bit_0 ? data3 : data2) : ahead_deq_bits_index_3_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_119 = ahead_deq_bits_index_3_bit_3 ? (ahead_deq_bits_index_3_bit_2 ? lineData_mux_107 : lineData_mux_110) : ahead_deq_bits_index_3_bit_2 ? lineData_mux_114 : lineData_mux_117; // texelFetch.ts:275
+  wire [127:0] lineData_3 = ahead_deq_bits_index_3_bit_4 ? lineData_mux_104 : lineData_mux_119; // texelFetch.ts:275
+  assign out_words_3 = ahead_deq_bits_offset_3[1] ? (ahead_deq_bits_offset_3_bit_0 ? lineData_3[127:96] : lineData_3[95:64]) : ahead_deq_bits_offset_3_bit_0 ? lineData_3[63:32] : lineData_3[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_4_bit_0 = ahead_deq_bits_offset_4[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_122 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data31 : data30) : ahead_deq_bits_index_4_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_125 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data27 : data26) : ahead_deq_bits_index_4_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_129 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data23 : data22) : ahead_deq_bits_index_4_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_132 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data19 : data18) : ahead_deq_bits_index_4_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_134 = ahead_deq_bits_index_4_bit_3 ? (ahead_deq_bits_index_4_bit_2 ? lineData_mux_122 : lineData_mux_125) : ahead_deq_bits_index_4_bit_2 ? lineData_mux_129 : lineData_mux_132; // texelFetch.ts:275
+  wire [127:0] lineData_mux_137 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data15 : data14) : ahead_deq_bits_index_4_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_140 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data11 : data10) : ahead_deq_bits_index_4_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_144 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data7 : data6) : ahead_deq_bits_index_4_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_147 = ahead_deq_bits_index_4_bit_1 ? (ahead_deq_bits_index_4_bit_0 ? data3 : data2) : ahead_deq_bits_index_4_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_149 = ahead_deq_bits_index_4_bit_3 ? (ahead_deq_bits_index_4_bit_2 ? lineData_mux_137 : lineData_mux_140) : ahead_deq_bits_index_4_bit_2 ? lineData_mux_144 : lineData_mux_147; // texelFetch.ts:275
+  wire [127:0] lineData_4 = ahead_deq_bits_index_4_bit_4 ? lineData_mux_134 : lineData_mux_149; // texelFetch.ts:275
+  assign out_words_4 = ahead_deq_bits_offset_4[1] ? (ahead_deq_bits_offset_4_bit_0 ? lineData_4[127:96] : lineData_4[95:64]) : ahead_deq_bits_offset_4_bit_0 ? lineData_4[63:32] : lineData_4[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_5_bit_0 = ahead_deq_bits_offset_5[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_152 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data31 : data30) : ahead_deq_bits_index_5_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_155 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data27 : data26) : ahead_deq_bits_index_5_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_159 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data23 : data22) : ahead_deq_bits_index_5_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_162 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data19 : data18) : ahead_deq_bits_index_5_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_164 = ahead_deq_bits_index_5_bit_3 ? (ahead_deq_bits_index_5_bit_2 ? lineData_mux_152 : lineData_mux_155) : ahead_deq_bits_index_5_bit_2 ? lineData_mux_159 : lineData_mux_162; // texelFetch.ts:275
+  wire [127:0] lineData_mux_167 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data15 : data14) : ahead_deq_bits_index_5_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_170 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data11 : data10) : ahead_deq_bits_index_5_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_174 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data7 : data6) : ahead_deq_bits_index_5_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_177 = ahead_deq_bits_index_5_bit_1 ? (ahead_deq_bits_index_5_bit_0 ? data3 : data2) : ahead_deq_bits_index_5_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_179 = ahead_deq_bits_index_5_bit_3 ? (ahead_deq_bits_index_5_bit_2 ? lineData_mux_167 : lineData_mux_170) : ahead_deq_bits_index_5_bit_2 ? lineData_mux_174 : lineData_mux_177; // texelFetch.ts:275
+  wire [127:0] lineData_5 = ahead_deq_bits_index_5_bit_4 ? lineData_mux_164 : lineData_mux_179; // texelFetch.ts:275
+  assign out_words_5 = ahead_deq_bits_offset_5[1] ? (ahead_deq_bits_offset_5_bit_0 ? lineData_5[127:96] : lineData_5[95:64]) : ahead_deq_bits_offset_5_bit_0 ? lineData_5[63:32] : lineData_5[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_6_bit_0 = ahead_deq_bits_offset_6[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_182 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data31 : data30) : ahead_deq_bits_index_6_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_185 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data27 : data26) : ahead_deq_bits_index_6_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_189 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data23 : data22) : ahead_deq_bits_index_6_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_192 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data19 : data18) : ahead_deq_bits_index_6_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_194 = ahead_deq_bits_index_6_bit_3 ? (ahead_deq_bits_index_6_bit_2 ? lineData_mux_182 : lineData_mux_185) : ahead_deq_bits_index_6_bit_2 ? lineData_mux_189 : lineData_mux_192; // texelFetch.ts:275
+  wire [127:0] lineData_mux_197 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data15 : data14) : ahead_deq_bits_index_6_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_200 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data11 : data10) : ahead_deq_bits_index_6_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_204 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data7 : data6) : ahead_deq_bits_index_6_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_207 = ahead_deq_bits_index_6_bit_1 ? (ahead_deq_bits_index_6_bit_0 ? data3 : data2) : ahead_deq_bits_index_6_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_209 = ahead_deq_bits_index_6_bit_3 ? (ahead_deq_bits_index_6_bit_2 ? lineData_mux_197 : lineData_mux_200) : ahead_deq_bits_index_6_bit_2 ? lineData_mux_204 : lineData_mux_207; // texelFetch.ts:275
+  wire [127:0] lineData_6 = ahead_deq_bits_index_6_bit_4 ? lineData_mux_194 : lineData_mux_209; // texelFetch.ts:275
+  assign out_words_6 = ahead_deq_bits_offset_6[1] ? (ahead_deq_bits_offset_6_bit_0 ? lineData_6[127:96] : lineData_6[95:64]) : ahead_deq_bits_offset_6_bit_0 ? lineData_6[63:32] : lineData_6[31:0]; // texelFetch.ts:276
+  wire ahead_deq_bits_offset_7_bit_0 = ahead_deq_bits_offset_7[0]; // texelFetch.ts:276
+  wire [127:0] lineData_mux_212 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data31 : data30) : ahead_deq_bits_index_7_bit_0 ? data29 : data28; // texelFetch.ts:275
+  wire [127:0] lineData_mux_215 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data27 : data26) : ahead_deq_bits_index_7_bit_0 ? data25 : data24; // texelFetch.ts:275
+  wire [127:0] lineData_mux_219 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data23 : data22) : ahead_deq_bits_index_7_bit_0 ? data21 : data20; // texelFetch.ts:275
+  wire [127:0] lineData_mux_222 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data19 : data18) : ahead_deq_bits_index_7_bit_0 ? data17 : data16; // texelFetch.ts:275
+  wire [127:0] lineData_mux_224 = ahead_deq_bits_index_7_bit_3 ? (ahead_deq_bits_index_7_bit_2 ? lineData_mux_212 : lineData_mux_215) : ahead_deq_bits_index_7_bit_2 ? lineData_mux_219 : lineData_mux_222; // texelFetch.ts:275
+  wire [127:0] lineData_mux_227 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data15 : data14) : ahead_deq_bits_index_7_bit_0 ? data13 : data12; // texelFetch.ts:275
+  wire [127:0] lineData_mux_230 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data11 : data10) : ahead_deq_bits_index_7_bit_0 ? data9 : data8; // texelFetch.ts:275
+  wire [127:0] lineData_mux_234 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data7 : data6) : ahead_deq_bits_index_7_bit_0 ? data5 : data4; // texelFetch.ts:275
+  wire [127:0] lineData_mux_237 = ahead_deq_bits_index_7_bit_1 ? (ahead_deq_bits_index_7_bit_0 ? data3 : data2) : ahead_deq_bits_index_7_bit_0 ? data1 : data0; // texelFetch.ts:275
+  wire [127:0] lineData_mux_239 = ahead_deq_bits_index_7_bit_3 ? (ahead_deq_bits_index_7_bit_2 ? lineData_mux_227 : lineData_mux_230) : ahead_deq_bits_index_7_bit_2 ? lineData_mux_234 : lineData_mux_237; // texelFetch.ts:275
+  wire [127:0] lineData_7 = ahead_deq_bits_index_7_bit_4 ? lineData_mux_224 : lineData_mux_239; // texelFetch.ts:275
+  assign out_words_7 = ahead_deq_bits_offset_7[1] ? (ahead_deq_bits_offset_7_bit_0 ? lineData_7[127:96] : lineData_7[95:64]) : ahead_deq_bits_offset_7_bit_0 ? lineData_7[63:32] : lineData_7[31:0]; // texelFetch.ts:276
   assign out_pass_status = ahead_deq_bits_pass_status; // texelFetch.ts:273
   assign out_pass_filter = ahead_deq_bits_pass_filter; // texelFetch.ts:273
   assign out_pass_format = ahead_deq_bits_pass_format; // texelFetch.ts:273
@@ -1672,10 +1674,10 @@ module TexelFetch_dae65776 (
   wire valid = line_requests_count != 4'd0; // multiPushQueue.ts:34
   wire toMemory = valid & fill_indices_enq_ready; // texelFetch.ts:238
   assign mem_req_valid = toMemory; // texelFetch.ts:246
-  wire head_slice_1 = line_requests_head[1]; // multiPushQueue.ts:31
-  wire head_slice_2 = line_requests_head[0]; // multiPushQueue.ts:31
-  wire [20:0] head_mux_2 = head_slice_1 ? (head_slice_2 ? line_requests_slot7 : line_requests_slot6) : head_slice_2 ? line_requests_slot5 : line_requests_slot4; // multiPushQueue.ts:31
-  wire [20:0] head_mux_5 = head_slice_1 ? (head_slice_2 ? line_requests_slot3 : line_requests_slot2) : head_slice_2 ? line_requests_slot1 : line_requests_slot0; // multiPushQueue.ts:31
+  wire line_requests_head_bit_1 = line_requests_head[1]; // multiPushQueue.ts:31
+  wire line_requests_head_bit_0 = line_requests_head[0]; // multiPushQueue.ts:31
+  wire [20:0] head_mux_2 = line_requests_head_bit_1 ? (line_requests_head_bit_0 ? line_requests_slot7 : line_requests_slot6) : line_requests_head_bit_0 ? line_requests_slot5 : line_requests_slot4; // multiPushQueue.ts:31
+  wire [20:0] head_mux_5 = line_requests_head_bit_1 ? (line_requests_head_bit_0 ? line_requests_slot3 : line_requests_slot2) : line_requests_head_bit_0 ? line_requests_slot1 : line_requests_slot0; // multiPushQueue.ts:31
   wire [20:0] head = line_requests_head[2] ? head_mux_2 : head_mux_5; // multiPushQueue.ts:31
   wire [15:0] head_1 = head[15:0]; // multiPushQueue.ts:35
   assign mem_req_line = head_1; // texelFetch.ts:247
@@ -1683,63 +1685,63 @@ module TexelFetch_dae65776 (
   assign hits = hit_count; // texelFetch.ts:322
   assign fills = fill_count; // texelFetch.ts:323
   assign stall_cycles = stall_count; // texelFetch.ts:324
-  wire allocated0_sel_and = in_ready_and_896 & in_ready_ule; // texelFetch.ts:212
-  wire allocated0_sel_and_1 = in_ready_and_897 & in_ready_ule_1; // texelFetch.ts:212
+  wire allocated0_sel_and = in_ready_and_896 & victim_pointer_le_0; // texelFetch.ts:212
+  wire allocated0_sel_and_1 = in_ready_and_897 & victim_pointer_le_1; // texelFetch.ts:212
   wire fromPointer_or_30 = allocated0_sel_and | allocated0_sel_and_1; // texelFetch.ts:212
-  wire allocated0_sel_and_2 = in_ready_and_898 & in_ready_ule_2; // texelFetch.ts:212
-  wire allocated0_sel_and_3 = in_ready_and_899 & in_ready_ule_3; // texelFetch.ts:212
+  wire allocated0_sel_and_2 = in_ready_and_898 & victim_pointer_le_2; // texelFetch.ts:212
+  wire allocated0_sel_and_3 = in_ready_and_899 & victim_pointer_le_3; // texelFetch.ts:212
   wire fromPointer_or_31 = allocated0_sel_and_2 | allocated0_sel_and_3; // texelFetch.ts:212
   wire fromPointer_or_32 = fromPointer_or_30 | fromPointer_or_31; // texelFetch.ts:212
-  wire allocated0_sel_and_4 = in_ready_and_900 & in_ready_ule_4; // texelFetch.ts:212
-  wire allocated0_sel_and_5 = in_ready_and_901 & in_ready_ule_5; // texelFetch.ts:212
+  wire allocated0_sel_and_4 = in_ready_and_900 & victim_pointer_le_4; // texelFetch.ts:212
+  wire allocated0_sel_and_5 = in_ready_and_901 & victim_pointer_le_5; // texelFetch.ts:212
   wire fromPointer_or_33 = allocated0_sel_and_4 | allocated0_sel_and_5; // texelFetch.ts:212
-  wire allocated0_sel_and_6 = in_ready_and_902 & in_ready_ule_6; // texelFetch.ts:212
-  wire allocated0_sel_and_7 = in_ready_and_903 & in_ready_ule_7; // texelFetch.ts:212
+  wire allocated0_sel_and_6 = in_ready_and_902 & victim_pointer_le_6; // texelFetch.ts:212
+  wire allocated0_sel_and_7 = in_ready_and_903 & victim_pointer_le_7; // texelFetch.ts:212
   wire fromPointer_or_34 = allocated0_sel_and_6 | allocated0_sel_and_7; // texelFetch.ts:212
   wire fromPointer_or_35 = fromPointer_or_33 | fromPointer_or_34; // texelFetch.ts:212
   wire fromPointer_or_36 = fromPointer_or_32 | fromPointer_or_35; // texelFetch.ts:212
-  wire allocated0_sel_and_8 = in_ready_and_904 & in_ready_ule_8; // texelFetch.ts:212
-  wire allocated0_sel_and_9 = in_ready_and_905 & in_ready_ule_9; // texelFetch.ts:212
+  wire allocated0_sel_and_8 = in_ready_and_904 & victim_pointer_le_8; // texelFetch.ts:212
+  wire allocated0_sel_and_9 = in_ready_and_905 & victim_pointer_le_9; // texelFetch.ts:212
   wire fromPointer_or_37 = allocated0_sel_and_8 | allocated0_sel_and_9; // texelFetch.ts:212
-  wire allocated0_sel_and_10 = in_ready_and_906 & in_ready_ule_10; // texelFetch.ts:212
-  wire allocated0_sel_and_11 = in_ready_and_907 & in_ready_ule_11; // texelFetch.ts:212
+  wire allocated0_sel_and_10 = in_ready_and_906 & victim_pointer_le_10; // texelFetch.ts:212
+  wire allocated0_sel_and_11 = in_ready_and_907 & victim_pointer_le_11; // texelFetch.ts:212
   wire fromPointer_or_38 = allocated0_sel_and_10 | allocated0_sel_and_11; // texelFetch.ts:212
   wire fromPointer_or_39 = fromPointer_or_37 | fromPointer_or_38; // texelFetch.ts:212
-  wire allocated0_sel_and_12 = in_ready_and_908 & in_ready_ule_12; // texelFetch.ts:212
-  wire allocated0_sel_and_13 = in_ready_and_909 & in_ready_ule_13; // texelFetch.ts:212
+  wire allocated0_sel_and_12 = in_ready_and_908 & victim_pointer_le_12; // texelFetch.ts:212
+  wire allocated0_sel_and_13 = in_ready_and_909 & victim_pointer_le_13; // texelFetch.ts:212
   wire fromPointer_or_40 = allocated0_sel_and_12 | allocated0_sel_and_13; // texelFetch.ts:212
-  wire allocated0_sel_and_14 = in_ready_and_910 & in_ready_ule_14; // texelFetch.ts:212
-  wire allocated0_sel_and_15 = in_ready_and_911 & in_ready_ule_15; // texelFetch.ts:212
+  wire allocated0_sel_and_14 = in_ready_and_910 & victim_pointer_le_14; // texelFetch.ts:212
+  wire allocated0_sel_and_15 = in_ready_and_911 & victim_pointer_le_15; // texelFetch.ts:212
   wire fromPointer_or_41 = allocated0_sel_and_14 | allocated0_sel_and_15; // texelFetch.ts:212
   wire fromPointer_or_42 = fromPointer_or_40 | fromPointer_or_41; // texelFetch.ts:212
   wire fromPointer_or_43 = fromPointer_or_39 | fromPointer_or_42; // texelFetch.ts:212
   wire fromPointer_or_44 = fromPointer_or_36 | fromPointer_or_43; // texelFetch.ts:212
-  wire allocated0_sel_and_16 = in_ready_and_912 & in_ready_ule_16; // texelFetch.ts:212
-  wire allocated0_sel_and_17 = in_ready_and_913 & in_ready_ule_17; // texelFetch.ts:212
+  wire allocated0_sel_and_16 = in_ready_and_912 & victim_pointer_le_16; // texelFetch.ts:212
+  wire allocated0_sel_and_17 = in_ready_and_913 & victim_pointer_le_17; // texelFetch.ts:212
   wire fromPointer_or_45 = allocated0_sel_and_16 | allocated0_sel_and_17; // texelFetch.ts:212
-  wire allocated0_sel_and_18 = in_ready_and_914 & in_ready_ule_18; // texelFetch.ts:212
-  wire allocated0_sel_and_19 = in_ready_and_915 & in_ready_ule_19; // texelFetch.ts:212
+  wire allocated0_sel_and_18 = in_ready_and_914 & victim_pointer_le_18; // texelFetch.ts:212
+  wire allocated0_sel_and_19 = in_ready_and_915 & victim_pointer_le_19; // texelFetch.ts:212
   wire fromPointer_or_46 = allocated0_sel_and_18 | allocated0_sel_and_19; // texelFetch.ts:212
   wire fromPointer_or_47 = fromPointer_or_45 | fromPointer_or_46; // texelFetch.ts:212
-  wire allocated0_sel_and_20 = in_ready_and_916 & in_ready_ule_20; // texelFetch.ts:212
-  wire allocated0_sel_and_21 = in_ready_and_917 & in_ready_ule_21; // texelFetch.ts:212
+  wire allocated0_sel_and_20 = in_ready_and_916 & victim_pointer_le_20; // texelFetch.ts:212
+  wire allocated0_sel_and_21 = in_ready_and_917 & victim_pointer_le_21; // texelFetch.ts:212
   wire fromPointer_or_48 = allocated0_sel_and_20 | allocated0_sel_and_21; // texelFetch.ts:212
-  wire allocated0_sel_and_22 = in_ready_and_918 & in_ready_ule_22; // texelFetch.ts:212
-  wire allocated0_sel_and_23 = in_ready_and_919 & in_ready_ule_23; // texelFetch.ts:212
+  wire allocated0_sel_and_22 = in_ready_and_918 & victim_pointer_le_22; // texelFetch.ts:212
+  wire allocated0_sel_and_23 = in_ready_and_919 & victim_pointer_le_23; // texelFetch.ts:212
   wire fromPointer_or_49 = allocated0_sel_and_22 | allocated0_sel_and_23; // texelFetch.ts:212
   wire fromPointer_or_50 = fromPointer_or_48 | fromPointer_or_49; // texelFetch.ts:212
   wire fromPointer_or_51 = fromPointer_or_47 | fromPointer_or_50; // texelFetch.ts:212
-  wire allocated0_sel_and_24 = in_ready_and_920 & in_ready_ule_24; // texelFetch.ts:212
-  wire allocated0_sel_and_25 = in_ready_and_921 & in_ready_ule_25; // texelFetch.ts:212
+  wire allocated0_sel_and_24 = in_ready_and_920 & victim_pointer_le_24; // texelFetch.ts:212
+  wire allocated0_sel_and_25 = in_ready_and_921 & victim_pointer_le_25; // texelFetch.ts:212
   wire fromPointer_or_52 = allocated0_sel_and_24 | allocated0_sel_and_25; // texelFetch.ts:212
-  wire allocated0_sel_and_26 = in_ready_and_922 & in_ready_ule_26; // texelFetch.ts:212
-  wire allocated0_sel_and_27 = in_ready_and_923 & in_ready_ule_27; // texelFetch.ts:212
+  wire allocated0_sel_and_26 = in_ready_and_922 & victim_pointer_le_26; // texelFetch.ts:212
+  wire allocated0_sel_and_27 = in_ready_and_923 & victim_pointer_le_27; // texelFetch.ts:212
   wire fromPointer_or_53 = allocated0_sel_and_26 | allocated0_sel_and_27; // texelFetch.ts:212
   wire fromPointer_or_54 = fromPointer_or_52 | fromPointer_or_53; // texelFetch.ts:212
-  wire allocated0_sel_and_28 = in_ready_and_924 & in_ready_ule_28; // texelFetch.ts:212
-  wire allocated0_sel_and_29 = in_ready_and_925 & in_ready_ule_29; // texelFetch.ts:212
+  wire allocated0_sel_and_28 = in_ready_and_924 & victim_pointer_le_28; // texelFetch.ts:212
+  wire allocated0_sel_and_29 = in_ready_and_925 & victim_pointer_le_29; // texelFetch.ts:212
   wire fromPointer_or_55 = allocated0_sel_and_28 | allocated0_sel_and_29; // texelFetch.ts:212
-  wire allocated0_sel_and_30 = in_ready_and_926 & in_ready_ule_30; // texelFetch.ts:212
+  wire allocated0_sel_and_30 = in_ready_and_926 & victim_pointer_le_30; // texelFetch.ts:212
   wire fromPointer_or_56 = allocated0_sel_and_30 | in_ready_and_927; // texelFetch.ts:212
   wire fromPointer_or_57 = fromPointer_or_55 | fromPointer_or_56; // texelFetch.ts:212
   wire fromPointer_or_58 = fromPointer_or_54 | fromPointer_or_57; // texelFetch.ts:212
@@ -1778,404 +1780,596 @@ module TexelFetch_dae65776 (
   wire [3:0] anywhere_mux_29 = anywhere_or_44 ? {~anywhere_or_36 & anywhere_or_43, anywhere_mux_21} : {~anywhere_or_51 & anywhere_or_58, anywhere_mux_28}; // texelFetch.ts:213
   wire [4:0] anywhere_3 = {~anywhere_or_44 & anywhere_or_59, anywhere_mux_29}; // texelFetch.ts:213
   wire [4:0] victim_1 = fromPointer_2 ? fromPointer_3 : anywhere_3; // texelFetch.ts:217
-  wire allocated0_sel_and_32 = go_1 & victim_1 == 5'd0; // texelFetch.ts:290
-  wire allocated0_sel_and_33 = go & victim == 5'd0; // texelFetch.ts:290
-  wire present0_sel_and = fill_valid & fill_indices_deq_bits == 5'd0; // texelFetch.ts:296
-  wire refs0_and = pass & needed; // texelFetch.ts:286
+  wire go_1_and_victim_1_eq_0 = go_1 & victim_1 == 5'd0; // texelFetch.ts:290
+  wire go_and_victim_eq_0 = go & victim == 5'd0; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_0 = fill_valid & fill_indices_deq_bits == 5'd0; // texelFetch.ts:296
+  wire pass_and_needed = pass & needed; // texelFetch.ts:286
   wire [4:0] index_1 = byAlloc_1 ? victim_1 : byAlloc ? victim : index; // texelFetch.ts:230
-  wire refs0_and_2 = pass & needed_1; // texelFetch.ts:286
+  wire pass_and_needed_1 = pass & needed_1; // texelFetch.ts:286
   wire [4:0] index_3 = byAlloc_3 ? victim_1 : byAlloc_2 ? victim : index_2; // texelFetch.ts:230
-  wire [9:0] refs0_add = {9'd0, refs0_and & index_1 == 5'd0} + {9'd0, refs0_and_2 & index_3 == 5'd0}; // texelFetch.ts:286
-  wire refs0_and_4 = pass & needed_2; // texelFetch.ts:286
+  wire [9:0] refs0_add = {9'd0, pass_and_needed & index_1 == 5'd0} + {9'd0, pass_and_needed_1 & index_3 == 5'd0}; // texelFetch.ts:286
+  wire pass_and_needed_2 = pass & needed_2; // texelFetch.ts:286
   wire [4:0] index_5 = byAlloc_5 ? victim_1 : byAlloc_4 ? victim : index_4; // texelFetch.ts:230
-  wire refs0_and_6 = pass & needed_3; // texelFetch.ts:286
+  wire pass_and_needed_3 = pass & needed_3; // texelFetch.ts:286
   wire [4:0] index_7 = byAlloc_7 ? victim_1 : byAlloc_6 ? victim : index_6; // texelFetch.ts:230
-  wire [9:0] refs0_add_2 = refs0_add + {9'd0, refs0_and_4 & index_5 == 5'd0} + {9'd0, refs0_and_6 & index_7 == 5'd0}; // texelFetch.ts:286
-  wire refs0_and_8 = pass & needed_4; // texelFetch.ts:286
+  wire [9:0] refs0_add_2 = refs0_add + {9'd0, pass_and_needed_2 & index_5 == 5'd0} + {9'd0, pass_and_needed_3 & index_7 == 5'd0}; // texelFetch.ts:286
+  wire pass_and_needed_4 = pass & needed_4; // texelFetch.ts:286
   wire [4:0] index_9 = byAlloc_9 ? victim_1 : byAlloc_8 ? victim : index_8; // texelFetch.ts:230
-  wire refs0_and_10 = pass & needed_5; // texelFetch.ts:286
+  wire pass_and_needed_5 = pass & needed_5; // texelFetch.ts:286
   wire [4:0] index_11 = byAlloc_11 ? victim_1 : byAlloc_10 ? victim : index_10; // texelFetch.ts:230
-  wire [9:0] refs0_add_4 = refs0_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd0} + {9'd0, refs0_and_10 & index_11 == 5'd0}; // texelFetch.ts:286
-  wire refs0_and_12 = pass & needed_6; // texelFetch.ts:286
+  wire [9:0] refs0_add_4 = refs0_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd0} + {9'd0, pass_and_needed_5 & index_11 == 5'd0}; // texelFetch.ts:286
+  wire pass_and_needed_6 = pass & needed_6; // texelFetch.ts:286
   wire [4:0] index_13 = byAlloc_13 ? victim_1 : byAlloc_12 ? victim : index_12; // texelFetch.ts:230
-  wire refs0_and_14 = pass & needed_7; // texelFetch.ts:286
+  wire pass_and_needed_7 = pass & needed_7; // texelFetch.ts:286
   wire [4:0] index_15 = byAlloc_15 ? victim_1 : byAlloc_14 ? victim : index_14; // texelFetch.ts:230
-  wire [9:0] refs0_add_6 = refs0_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd0} + {9'd0, refs0_and_14 & index_15 == 5'd0}; // texelFetch.ts:286
-  wire refs0_and_16 = issue & ahead_deq_bits_needed_0; // texelFetch.ts:287
-  wire refs0_and_18 = issue & ahead_deq_bits_needed_1; // texelFetch.ts:287
-  wire [9:0] refs0_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd0} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd0}; // texelFetch.ts:287
-  wire refs0_and_20 = issue & ahead_deq_bits_needed_2; // texelFetch.ts:287
-  wire refs0_and_22 = issue & ahead_deq_bits_needed_3; // texelFetch.ts:287
-  wire [9:0] refs0_add_10 = refs0_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd0} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd0}; // texelFetch.ts:287
-  wire refs0_and_24 = issue & ahead_deq_bits_needed_4; // texelFetch.ts:287
-  wire refs0_and_26 = issue & ahead_deq_bits_needed_5; // texelFetch.ts:287
-  wire [9:0] refs0_add_12 = refs0_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd0} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd0}; // texelFetch.ts:287
-  wire refs0_and_28 = issue & ahead_deq_bits_needed_6; // texelFetch.ts:287
-  wire refs0_and_30 = issue & ahead_deq_bits_needed_7; // texelFetch.ts:287
-  wire [9:0] refs0_add_14 = refs0_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd0} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd0}; // texelFetch.ts:287
-  wire allocated1_sel_and = go_1 & victim_1 == 5'd1; // texelFetch.ts:290
-  wire allocated1_sel_and_1 = go & victim == 5'd1; // texelFetch.ts:290
-  wire present1_sel_and = fill_valid & fill_indices_deq_bits == 5'd1; // texelFetch.ts:296
-  wire [9:0] refs1_add = {9'd0, refs0_and & index_1 == 5'd1} + {9'd0, refs0_and_2 & index_3 == 5'd1}; // texelFetch.ts:286
-  wire [9:0] refs1_add_2 = refs1_add + {9'd0, refs0_and_4 & index_5 == 5'd1} + {9'd0, refs0_and_6 & index_7 == 5'd1}; // texelFetch.ts:286
-  wire [9:0] refs1_add_4 = refs1_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd1} + {9'd0, refs0_and_10 & index_11 == 5'd1}; // texelFetch.ts:286
-  wire [9:0] refs1_add_6 = refs1_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd1} + {9'd0, refs0_and_14 & index_15 == 5'd1}; // texelFetch.ts:286
-  wire [9:0] refs1_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd1} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd1}; // texelFetch.ts:287
-  wire [9:0] refs1_add_10 = refs1_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd1} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd1}; // texelFetch.ts:287
-  wire [9:0] refs1_add_12 = refs1_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd1} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd1}; // texelFetch.ts:287
-  wire [9:0] refs1_add_14 = refs1_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd1} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd1}; // texelFetch.ts:287
-  wire allocated2_sel_and = go_1 & victim_1 == 5'd2; // texelFetch.ts:290
-  wire allocated2_sel_and_1 = go & victim == 5'd2; // texelFetch.ts:290
-  wire present2_sel_and = fill_valid & fill_indices_deq_bits == 5'd2; // texelFetch.ts:296
-  wire [9:0] refs2_add = {9'd0, refs0_and & index_1 == 5'd2} + {9'd0, refs0_and_2 & index_3 == 5'd2}; // texelFetch.ts:286
-  wire [9:0] refs2_add_2 = refs2_add + {9'd0, refs0_and_4 & index_5 == 5'd2} + {9'd0, refs0_and_6 & index_7 == 5'd2}; // texelFetch.ts:286
-  wire [9:0] refs2_add_4 = refs2_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd2} + {9'd0, refs0_and_10 & index_11 == 5'd2}; // texelFetch.ts:286
-  wire [9:0] refs2_add_6 = refs2_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd2} + {9'd0, refs0_and_14 & index_15 == 5'd2}; // texelFetch.ts:286
-  wire [9:0] refs2_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd2} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd2}; // texelFetch.ts:287
-  wire [9:0] refs2_add_10 = refs2_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd2} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd2}; // texelFetch.ts:287
-  wire [9:0] refs2_add_12 = refs2_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd2} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd2}; // texelFetch.ts:287
-  wire [9:0] refs2_add_14 = refs2_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd2} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd2}; // texelFetch.ts:287
-  wire allocated3_sel_and = go_1 & victim_1 == 5'd3; // texelFetch.ts:290
-  wire allocated3_sel_and_1 = go & victim == 5'd3; // texelFetch.ts:290
-  wire present3_sel_and = fill_valid & fill_indices_deq_bits == 5'd3; // texelFetch.ts:296
-  wire [9:0] refs3_add = {9'd0, refs0_and & index_1 == 5'd3} + {9'd0, refs0_and_2 & index_3 == 5'd3}; // texelFetch.ts:286
-  wire [9:0] refs3_add_2 = refs3_add + {9'd0, refs0_and_4 & index_5 == 5'd3} + {9'd0, refs0_and_6 & index_7 == 5'd3}; // texelFetch.ts:286
-  wire [9:0] refs3_add_4 = refs3_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd3} + {9'd0, refs0_and_10 & index_11 == 5'd3}; // texelFetch.ts:286
-  wire [9:0] refs3_add_6 = refs3_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd3} + {9'd0, refs0_and_14 & index_15 == 5'd3}; // texelFetch.ts:286
-  wire [9:0] refs3_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd3} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd3}; // texelFetch.ts:287
-  wire [9:0] refs3_add_10 = refs3_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd3} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd3}; // texelFetch.ts:287
-  wire [9:0] refs3_add_12 = refs3_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd3} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd3}; // texelFetch.ts:287
-  wire [9:0] refs3_add_14 = refs3_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd3} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd3}; // texelFetch.ts:287
-  wire allocated4_sel_and = go_1 & victim_1 == 5'd4; // texelFetch.ts:290
-  wire allocated4_sel_and_1 = go & victim == 5'd4; // texelFetch.ts:290
-  wire present4_sel_and = fill_valid & fill_indices_deq_bits == 5'd4; // texelFetch.ts:296
-  wire [9:0] refs4_add = {9'd0, refs0_and & index_1 == 5'd4} + {9'd0, refs0_and_2 & index_3 == 5'd4}; // texelFetch.ts:286
-  wire [9:0] refs4_add_2 = refs4_add + {9'd0, refs0_and_4 & index_5 == 5'd4} + {9'd0, refs0_and_6 & index_7 == 5'd4}; // texelFetch.ts:286
-  wire [9:0] refs4_add_4 = refs4_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd4} + {9'd0, refs0_and_10 & index_11 == 5'd4}; // texelFetch.ts:286
-  wire [9:0] refs4_add_6 = refs4_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd4} + {9'd0, refs0_and_14 & index_15 == 5'd4}; // texelFetch.ts:286
-  wire [9:0] refs4_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd4} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd4}; // texelFetch.ts:287
-  wire [9:0] refs4_add_10 = refs4_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd4} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd4}; // texelFetch.ts:287
-  wire [9:0] refs4_add_12 = refs4_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd4} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd4}; // texelFetch.ts:287
-  wire [9:0] refs4_add_14 = refs4_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd4} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd4}; // texelFetch.ts:287
-  wire allocated5_sel_and = go_1 & victim_1 == 5'd5; // texelFetch.ts:290
-  wire allocated5_sel_and_1 = go & victim == 5'd5; // texelFetch.ts:290
-  wire present5_sel_and = fill_valid & fill_indices_deq_bits == 5'd5; // texelFetch.ts:296
-  wire [9:0] refs5_add = {9'd0, refs0_and & index_1 == 5'd5} + {9'd0, refs0_and_2 & index_3 == 5'd5}; // texelFetch.ts:286
-  wire [9:0] refs5_add_2 = refs5_add + {9'd0, refs0_and_4 & index_5 == 5'd5} + {9'd0, refs0_and_6 & index_7 == 5'd5}; // texelFetch.ts:286
-  wire [9:0] refs5_add_4 = refs5_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd5} + {9'd0, refs0_and_10 & index_11 == 5'd5}; // texelFetch.ts:286
-  wire [9:0] refs5_add_6 = refs5_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd5} + {9'd0, refs0_and_14 & index_15 == 5'd5}; // texelFetch.ts:286
-  wire [9:0] refs5_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd5} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd5}; // texelFetch.ts:287
-  wire [9:0] refs5_add_10 = refs5_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd5} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd5}; // texelFetch.ts:287
-  wire [9:0] refs5_add_12 = refs5_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd5} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd5}; // texelFetch.ts:287
-  wire [9:0] refs5_add_14 = refs5_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd5} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd5}; // texelFetch.ts:287
-  wire allocated6_sel_and = go_1 & victim_1 == 5'd6; // texelFetch.ts:290
-  wire allocated6_sel_and_1 = go & victim == 5'd6; // texelFetch.ts:290
-  wire present6_sel_and = fill_valid & fill_indices_deq_bits == 5'd6; // texelFetch.ts:296
-  wire [9:0] refs6_add = {9'd0, refs0_and & index_1 == 5'd6} + {9'd0, refs0_and_2 & index_3 == 5'd6}; // texelFetch.ts:286
-  wire [9:0] refs6_add_2 = refs6_add + {9'd0, refs0_and_4 & index_5 == 5'd6} + {9'd0, refs0_and_6 & index_7 == 5'd6}; // texelFetch.ts:286
-  wire [9:0] refs6_add_4 = refs6_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd6} + {9'd0, refs0_and_10 & index_11 == 5'd6}; // texelFetch.ts:286
-  wire [9:0] refs6_add_6 = refs6_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd6} + {9'd0, refs0_and_14 & index_15 == 5'd6}; // texelFetch.ts:286
-  wire [9:0] refs6_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd6} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd6}; // texelFetch.ts:287
-  wire [9:0] refs6_add_10 = refs6_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd6} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd6}; // texelFetch.ts:287
-  wire [9:0] refs6_add_12 = refs6_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd6} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd6}; // texelFetch.ts:287
-  wire [9:0] refs6_add_14 = refs6_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd6} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd6}; // texelFetch.ts:287
-  wire allocated7_sel_and = go_1 & victim_1 == 5'd7; // texelFetch.ts:290
-  wire allocated7_sel_and_1 = go & victim == 5'd7; // texelFetch.ts:290
-  wire present7_sel_and = fill_valid & fill_indices_deq_bits == 5'd7; // texelFetch.ts:296
-  wire [9:0] refs7_add = {9'd0, refs0_and & index_1 == 5'd7} + {9'd0, refs0_and_2 & index_3 == 5'd7}; // texelFetch.ts:286
-  wire [9:0] refs7_add_2 = refs7_add + {9'd0, refs0_and_4 & index_5 == 5'd7} + {9'd0, refs0_and_6 & index_7 == 5'd7}; // texelFetch.ts:286
-  wire [9:0] refs7_add_4 = refs7_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd7} + {9'd0, refs0_and_10 & index_11 == 5'd7}; // texelFetch.ts:286
-  wire [9:0] refs7_add_6 = refs7_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd7} + {9'd0, refs0_and_14 & index_15 == 5'd7}; // texelFetch.ts:286
-  wire [9:0] refs7_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd7} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd7}; // texelFetch.ts:287
-  wire [9:0] refs7_add_10 = refs7_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd7} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd7}; // texelFetch.ts:287
-  wire [9:0] refs7_add_12 = refs7_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd7} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd7}; // texelFetch.ts:287
-  wire [9:0] refs7_add_14 = refs7_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd7} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd7}; // texelFetch.ts:287
-  wire allocated8_sel_and = go_1 & victim_1 == 5'd8; // texelFetch.ts:290
-  wire allocated8_sel_and_1 = go & victim == 5'd8; // texelFetch.ts:290
-  wire present8_sel_and = fill_valid & fill_indices_deq_bits == 5'd8; // texelFetch.ts:296
-  wire [9:0] refs8_add = {9'd0, refs0_and & index_1 == 5'd8} + {9'd0, refs0_and_2 & index_3 == 5'd8}; // texelFetch.ts:286
-  wire [9:0] refs8_add_2 = refs8_add + {9'd0, refs0_and_4 & index_5 == 5'd8} + {9'd0, refs0_and_6 & index_7 == 5'd8}; // texelFetch.ts:286
-  wire [9:0] refs8_add_4 = refs8_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd8} + {9'd0, refs0_and_10 & index_11 == 5'd8}; // texelFetch.ts:286
-  wire [9:0] refs8_add_6 = refs8_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd8} + {9'd0, refs0_and_14 & index_15 == 5'd8}; // texelFetch.ts:286
-  wire [9:0] refs8_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd8} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd8}; // texelFetch.ts:287
-  wire [9:0] refs8_add_10 = refs8_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd8} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd8}; // texelFetch.ts:287
-  wire [9:0] refs8_add_12 = refs8_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd8} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd8}; // texelFetch.ts:287
-  wire [9:0] refs8_add_14 = refs8_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd8} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd8}; // texelFetch.ts:287
-  wire allocated9_sel_and = go_1 & victim_1 == 5'd9; // texelFetch.ts:290
-  wire allocated9_sel_and_1 = go & victim == 5'd9; // texelFetch.ts:290
-  wire present9_sel_and = fill_valid & fill_indices_deq_bits == 5'd9; // texelFetch.ts:296
-  wire [9:0] refs9_add = {9'd0, refs0_and & index_1 == 5'd9} + {9'd0, refs0_and_2 & index_3 == 5'd9}; // texelFetch.ts:286
-  wire [9:0] refs9_add_2 = refs9_add + {9'd0, refs0_and_4 & index_5 == 5'd9} + {9'd0, refs0_and_6 & index_7 == 5'd9}; // texelFetch.ts:286
-  wire [9:0] refs9_add_4 = refs9_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd9} + {9'd0, refs0_and_10 & index_11 == 5'd9}; // texelFetch.ts:286
-  wire [9:0] refs9_add_6 = refs9_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd9} + {9'd0, refs0_and_14 & index_15 == 5'd9}; // texelFetch.ts:286
-  wire [9:0] refs9_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd9} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd9}; // texelFetch.ts:287
-  wire [9:0] refs9_add_10 = refs9_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd9} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd9}; // texelFetch.ts:287
-  wire [9:0] refs9_add_12 = refs9_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd9} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd9}; // texelFetch.ts:287
-  wire [9:0] refs9_add_14 = refs9_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd9} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd9}; // texelFetch.ts:287
-  wire allocated10_sel_and = go_1 & victim_1 == 5'd10; // texelFetch.ts:290
-  wire allocated10_sel_and_1 = go & victim == 5'd10; // texelFetch.ts:290
-  wire present10_sel_and = fill_valid & fill_indices_deq_bits == 5'd10; // texelFetch.ts:296
-  wire [9:0] refs10_add = {9'd0, refs0_and & index_1 == 5'd10} + {9'd0, refs0_and_2 & index_3 == 5'd10}; // texelFetch.ts:286
-  wire [9:0] refs10_add_2 = refs10_add + {9'd0, refs0_and_4 & index_5 == 5'd10} + {9'd0, refs0_and_6 & index_7 == 5'd10}; // texelFetch.ts:286
-  wire [9:0] refs10_add_4 = refs10_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd10} + {9'd0, refs0_and_10 & index_11 == 5'd10}; // texelFetch.ts:286
-  wire [9:0] refs10_add_6 = refs10_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd10} + {9'd0, refs0_and_14 & index_15 == 5'd10}; // texelFetch.ts:286
-  wire [9:0] refs10_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd10} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd10}; // texelFetch.ts:287
-  wire [9:0] refs10_add_10 = refs10_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd10} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd10}; // texelFetch.ts:287
-  wire [9:0] refs10_add_12 = refs10_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd10} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd10}; // texelFetch.ts:287
-  wire [9:0] refs10_add_14 = refs10_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd10} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd10}; // texelFetch.ts:287
-  wire allocated11_sel_and = go_1 & victim_1 == 5'd11; // texelFetch.ts:290
-  wire allocated11_sel_and_1 = go & victim == 5'd11; // texelFetch.ts:290
-  wire present11_sel_and = fill_valid & fill_indices_deq_bits == 5'd11; // texelFetch.ts:296
-  wire [9:0] refs11_add = {9'd0, refs0_and & index_1 == 5'd11} + {9'd0, refs0_and_2 & index_3 == 5'd11}; // texelFetch.ts:286
-  wire [9:0] refs11_add_2 = refs11_add + {9'd0, refs0_and_4 & index_5 == 5'd11} + {9'd0, refs0_and_6 & index_7 == 5'd11}; // texelFetch.ts:286
-  wire [9:0] refs11_add_4 = refs11_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd11} + {9'd0, refs0_and_10 & index_11 == 5'd11}; // texelFetch.ts:286
-  wire [9:0] refs11_add_6 = refs11_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd11} + {9'd0, refs0_and_14 & index_15 == 5'd11}; // texelFetch.ts:286
-  wire [9:0] refs11_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd11} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd11}; // texelFetch.ts:287
-  wire [9:0] refs11_add_10 = refs11_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd11} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd11}; // texelFetch.ts:287
-  wire [9:0] refs11_add_12 = refs11_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd11} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd11}; // texelFetch.ts:287
-  wire [9:0] refs11_add_14 = refs11_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd11} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd11}; // texelFetch.ts:287
-  wire allocated12_sel_and = go_1 & victim_1 == 5'd12; // texelFetch.ts:290
-  wire allocated12_sel_and_1 = go & victim == 5'd12; // texelFetch.ts:290
-  wire present12_sel_and = fill_valid & fill_indices_deq_bits == 5'd12; // texelFetch.ts:296
-  wire [9:0] refs12_add = {9'd0, refs0_and & index_1 == 5'd12} + {9'd0, refs0_and_2 & index_3 == 5'd12}; // texelFetch.ts:286
-  wire [9:0] refs12_add_2 = refs12_add + {9'd0, refs0_and_4 & index_5 == 5'd12} + {9'd0, refs0_and_6 & index_7 == 5'd12}; // texelFetch.ts:286
-  wire [9:0] refs12_add_4 = refs12_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd12} + {9'd0, refs0_and_10 & index_11 == 5'd12}; // texelFetch.ts:286
-  wire [9:0] refs12_add_6 = refs12_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd12} + {9'd0, refs0_and_14 & index_15 == 5'd12}; // texelFetch.ts:286
-  wire [9:0] refs12_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd12} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd12}; // texelFetch.ts:287
-  wire [9:0] refs12_add_10 = refs12_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd12} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd12}; // texelFetch.ts:287
-  wire [9:0] refs12_add_12 = refs12_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd12} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd12}; // texelFetch.ts:287
-  wire [9:0] refs12_add_14 = refs12_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd12} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd12}; // texelFetch.ts:287
-  wire allocated13_sel_and = go_1 & victim_1 == 5'd13; // texelFetch.ts:290
-  wire allocated13_sel_and_1 = go & victim == 5'd13; // texelFetch.ts:290
-  wire present13_sel_and = fill_valid & fill_indices_deq_bits == 5'd13; // texelFetch.ts:296
-  wire [9:0] refs13_add = {9'd0, refs0_and & index_1 == 5'd13} + {9'd0, refs0_and_2 & index_3 == 5'd13}; // texelFetch.ts:286
-  wire [9:0] refs13_add_2 = refs13_add + {9'd0, refs0_and_4 & index_5 == 5'd13} + {9'd0, refs0_and_6 & index_7 == 5'd13}; // texelFetch.ts:286
-  wire [9:0] refs13_add_4 = refs13_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd13} + {9'd0, refs0_and_10 & index_11 == 5'd13}; // texelFetch.ts:286
-  wire [9:0] refs13_add_6 = refs13_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd13} + {9'd0, refs0_and_14 & index_15 == 5'd13}; // texelFetch.ts:286
-  wire [9:0] refs13_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd13} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd13}; // texelFetch.ts:287
-  wire [9:0] refs13_add_10 = refs13_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd13} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd13}; // texelFetch.ts:287
-  wire [9:0] refs13_add_12 = refs13_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd13} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd13}; // texelFetch.ts:287
-  wire [9:0] refs13_add_14 = refs13_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd13} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd13}; // texelFetch.ts:287
-  wire allocated14_sel_and = go_1 & victim_1 == 5'd14; // texelFetch.ts:290
-  wire allocated14_sel_and_1 = go & victim == 5'd14; // texelFetch.ts:290
-  wire present14_sel_and = fill_valid & fill_indices_deq_bits == 5'd14; // texelFetch.ts:296
-  wire [9:0] refs14_add = {9'd0, refs0_and & index_1 == 5'd14} + {9'd0, refs0_and_2 & index_3 == 5'd14}; // texelFetch.ts:286
-  wire [9:0] refs14_add_2 = refs14_add + {9'd0, refs0_and_4 & index_5 == 5'd14} + {9'd0, refs0_and_6 & index_7 == 5'd14}; // texelFetch.ts:286
-  wire [9:0] refs14_add_4 = refs14_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd14} + {9'd0, refs0_and_10 & index_11 == 5'd14}; // texelFetch.ts:286
-  wire [9:0] refs14_add_6 = refs14_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd14} + {9'd0, refs0_and_14 & index_15 == 5'd14}; // texelFetch.ts:286
-  wire [9:0] refs14_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd14} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd14}; // texelFetch.ts:287
-  wire [9:0] refs14_add_10 = refs14_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd14} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd14}; // texelFetch.ts:287
-  wire [9:0] refs14_add_12 = refs14_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd14} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd14}; // texelFetch.ts:287
-  wire [9:0] refs14_add_14 = refs14_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd14} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd14}; // texelFetch.ts:287
-  wire allocated15_sel_and = go_1 & victim_1 == 5'd15; // texelFetch.ts:290
-  wire allocated15_sel_and_1 = go & victim == 5'd15; // texelFetch.ts:290
-  wire present15_sel_and = fill_valid & fill_indices_deq_bits == 5'd15; // texelFetch.ts:296
-  wire [9:0] refs15_add = {9'd0, refs0_and & index_1 == 5'd15} + {9'd0, refs0_and_2 & index_3 == 5'd15}; // texelFetch.ts:286
-  wire [9:0] refs15_add_2 = refs15_add + {9'd0, refs0_and_4 & index_5 == 5'd15} + {9'd0, refs0_and_6 & index_7 == 5'd15}; // texelFetch.ts:286
-  wire [9:0] refs15_add_4 = refs15_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd15} + {9'd0, refs0_and_10 & index_11 == 5'd15}; // texelFetch.ts:286
-  wire [9:0] refs15_add_6 = refs15_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd15} + {9'd0, refs0_and_14 & index_15 == 5'd15}; // texelFetch.ts:286
-  wire [9:0] refs15_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd15} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd15}; // texelFetch.ts:287
-  wire [9:0] refs15_add_10 = refs15_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd15} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd15}; // texelFetch.ts:287
-  wire [9:0] refs15_add_12 = refs15_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd15} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd15}; // texelFetch.ts:287
-  wire [9:0] refs15_add_14 = refs15_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd15} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd15}; // texelFetch.ts:287
-  wire allocated16_sel_and = go_1 & victim_1 == 5'd16; // texelFetch.ts:290
-  wire allocated16_sel_and_1 = go & victim == 5'd16; // texelFetch.ts:290
-  wire present16_sel_and = fill_valid & fill_indices_deq_bits == 5'd16; // texelFetch.ts:296
-  wire [9:0] refs16_add = {9'd0, refs0_and & index_1 == 5'd16} + {9'd0, refs0_and_2 & index_3 == 5'd16}; // texelFetch.ts:286
-  wire [9:0] refs16_add_2 = refs16_add + {9'd0, refs0_and_4 & index_5 == 5'd16} + {9'd0, refs0_and_6 & index_7 == 5'd16}; // texelFetch.ts:286
-  wire [9:0] refs16_add_4 = refs16_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd16} + {9'd0, refs0_and_10 & index_11 == 5'd16}; // texelFetch.ts:286
-  wire [9:0] refs16_add_6 = refs16_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd16} + {9'd0, refs0_and_14 & index_15 == 5'd16}; // texelFetch.ts:286
-  wire [9:0] refs16_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd16} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd16}; // texelFetch.ts:287
-  wire [9:0] refs16_add_10 = refs16_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd16} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd16}; // texelFetch.ts:287
-  wire [9:0] refs16_add_12 = refs16_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd16} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd16}; // texelFetch.ts:287
-  wire [9:0] refs16_add_14 = refs16_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd16} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd16}; // texelFetch.ts:287
-  wire allocated17_sel_and = go_1 & victim_1 == 5'd17; // texelFetch.ts:290
-  wire allocated17_sel_and_1 = go & victim == 5'd17; // texelFetch.ts:290
-  wire present17_sel_and = fill_valid & fill_indices_deq_bits == 5'd17; // texelFetch.ts:296
-  wire [9:0] refs17_add = {9'd0, refs0_and & index_1 == 5'd17} + {9'd0, refs0_and_2 & index_3 == 5'd17}; // texelFetch.ts:286
-  wire [9:0] refs17_add_2 = refs17_add + {9'd0, refs0_and_4 & index_5 == 5'd17} + {9'd0, refs0_and_6 & index_7 == 5'd17}; // texelFetch.ts:286
-  wire [9:0] refs17_add_4 = refs17_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd17} + {9'd0, refs0_and_10 & index_11 == 5'd17}; // texelFetch.ts:286
-  wire [9:0] refs17_add_6 = refs17_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd17} + {9'd0, refs0_and_14 & index_15 == 5'd17}; // texelFetch.ts:286
-  wire [9:0] refs17_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd17} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd17}; // texelFetch.ts:287
-  wire [9:0] refs17_add_10 = refs17_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd17} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd17}; // texelFetch.ts:287
-  wire [9:0] refs17_add_12 = refs17_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd17} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd17}; // texelFetch.ts:287
-  wire [9:0] refs17_add_14 = refs17_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd17} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd17}; // texelFetch.ts:287
-  wire allocated18_sel_and = go_1 & victim_1 == 5'd18; // texelFetch.ts:290
-  wire allocated18_sel_and_1 = go & victim == 5'd18; // texelFetch.ts:290
-  wire present18_sel_and = fill_valid & fill_indices_deq_bits == 5'd18; // texelFetch.ts:296
-  wire [9:0] refs18_add = {9'd0, refs0_and & index_1 == 5'd18} + {9'd0, refs0_and_2 & index_3 == 5'd18}; // texelFetch.ts:286
-  wire [9:0] refs18_add_2 = refs18_add + {9'd0, refs0_and_4 & index_5 == 5'd18} + {9'd0, refs0_and_6 & index_7 == 5'd18}; // texelFetch.ts:286
-  wire [9:0] refs18_add_4 = refs18_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd18} + {9'd0, refs0_and_10 & index_11 == 5'd18}; // texelFetch.ts:286
-  wire [9:0] refs18_add_6 = refs18_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd18} + {9'd0, refs0_and_14 & index_15 == 5'd18}; // texelFetch.ts:286
-  wire [9:0] refs18_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd18} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd18}; // texelFetch.ts:287
-  wire [9:0] refs18_add_10 = refs18_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd18} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd18}; // texelFetch.ts:287
-  wire [9:0] refs18_add_12 = refs18_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd18} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd18}; // texelFetch.ts:287
-  wire [9:0] refs18_add_14 = refs18_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd18} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd18}; // texelFetch.ts:287
-  wire allocated19_sel_and = go_1 & victim_1 == 5'd19; // texelFetch.ts:290
-  wire allocated19_sel_and_1 = go & victim == 5'd19; // texelFetch.ts:290
-  wire present19_sel_and = fill_valid & fill_indices_deq_bits == 5'd19; // texelFetch.ts:296
-  wire [9:0] refs19_add = {9'd0, refs0_and & index_1 == 5'd19} + {9'd0, refs0_and_2 & index_3 == 5'd19}; // texelFetch.ts:286
-  wire [9:0] refs19_add_2 = refs19_add + {9'd0, refs0_and_4 & index_5 == 5'd19} + {9'd0, refs0_and_6 & index_7 == 5'd19}; // texelFetch.ts:286
-  wire [9:0] refs19_add_4 = refs19_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd19} + {9'd0, refs0_and_10 & index_11 == 5'd19}; // texelFetch.ts:286
-  wire [9:0] refs19_add_6 = refs19_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd19} + {9'd0, refs0_and_14 & index_15 == 5'd19}; // texelFetch.ts:286
-  wire [9:0] refs19_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd19} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd19}; // texelFetch.ts:287
-  wire [9:0] refs19_add_10 = refs19_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd19} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd19}; // texelFetch.ts:287
-  wire [9:0] refs19_add_12 = refs19_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd19} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd19}; // texelFetch.ts:287
-  wire [9:0] refs19_add_14 = refs19_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd19} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd19}; // texelFetch.ts:287
-  wire allocated20_sel_and = go_1 & victim_1 == 5'd20; // texelFetch.ts:290
-  wire allocated20_sel_and_1 = go & victim == 5'd20; // texelFetch.ts:290
-  wire present20_sel_and = fill_valid & fill_indices_deq_bits == 5'd20; // texelFetch.ts:296
-  wire [9:0] refs20_add = {9'd0, refs0_and & index_1 == 5'd20} + {9'd0, refs0_and_2 & index_3 == 5'd20}; // texelFetch.ts:286
-  wire [9:0] refs20_add_2 = refs20_add + {9'd0, refs0_and_4 & index_5 == 5'd20} + {9'd0, refs0_and_6 & index_7 == 5'd20}; // texelFetch.ts:286
-  wire [9:0] refs20_add_4 = refs20_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd20} + {9'd0, refs0_and_10 & index_11 == 5'd20}; // texelFetch.ts:286
-  wire [9:0] refs20_add_6 = refs20_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd20} + {9'd0, refs0_and_14 & index_15 == 5'd20}; // texelFetch.ts:286
-  wire [9:0] refs20_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd20} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd20}; // texelFetch.ts:287
-  wire [9:0] refs20_add_10 = refs20_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd20} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd20}; // texelFetch.ts:287
-  wire [9:0] refs20_add_12 = refs20_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd20} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd20}; // texelFetch.ts:287
-  wire [9:0] refs20_add_14 = refs20_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd20} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd20}; // texelFetch.ts:287
-  wire allocated21_sel_and = go_1 & victim_1 == 5'd21; // texelFetch.ts:290
-  wire allocated21_sel_and_1 = go & victim == 5'd21; // texelFetch.ts:290
-  wire present21_sel_and = fill_valid & fill_indices_deq_bits == 5'd21; // texelFetch.ts:296
-  wire [9:0] refs21_add = {9'd0, refs0_and & index_1 == 5'd21} + {9'd0, refs0_and_2 & index_3 == 5'd21}; // texelFetch.ts:286
-  wire [9:0] refs21_add_2 = refs21_add + {9'd0, refs0_and_4 & index_5 == 5'd21} + {9'd0, refs0_and_6 & index_7 == 5'd21}; // texelFetch.ts:286
-  wire [9:0] refs21_add_4 = refs21_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd21} + {9'd0, refs0_and_10 & index_11 == 5'd21}; // texelFetch.ts:286
-  wire [9:0] refs21_add_6 = refs21_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd21} + {9'd0, refs0_and_14 & index_15 == 5'd21}; // texelFetch.ts:286
-  wire [9:0] refs21_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd21} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd21}; // texelFetch.ts:287
-  wire [9:0] refs21_add_10 = refs21_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd21} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd21}; // texelFetch.ts:287
-  wire [9:0] refs21_add_12 = refs21_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd21} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd21}; // texelFetch.ts:287
-  wire [9:0] refs21_add_14 = refs21_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd21} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd21}; // texelFetch.ts:287
-  wire allocated22_sel_and = go_1 & victim_1 == 5'd22; // texelFetch.ts:290
-  wire allocated22_sel_and_1 = go & victim == 5'd22; // texelFetch.ts:290
-  wire present22_sel_and = fill_valid & fill_indices_deq_bits == 5'd22; // texelFetch.ts:296
-  wire [9:0] refs22_add = {9'd0, refs0_and & index_1 == 5'd22} + {9'd0, refs0_and_2 & index_3 == 5'd22}; // texelFetch.ts:286
-  wire [9:0] refs22_add_2 = refs22_add + {9'd0, refs0_and_4 & index_5 == 5'd22} + {9'd0, refs0_and_6 & index_7 == 5'd22}; // texelFetch.ts:286
-  wire [9:0] refs22_add_4 = refs22_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd22} + {9'd0, refs0_and_10 & index_11 == 5'd22}; // texelFetch.ts:286
-  wire [9:0] refs22_add_6 = refs22_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd22} + {9'd0, refs0_and_14 & index_15 == 5'd22}; // texelFetch.ts:286
-  wire [9:0] refs22_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd22} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd22}; // texelFetch.ts:287
-  wire [9:0] refs22_add_10 = refs22_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd22} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd22}; // texelFetch.ts:287
-  wire [9:0] refs22_add_12 = refs22_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd22} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd22}; // texelFetch.ts:287
-  wire [9:0] refs22_add_14 = refs22_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd22} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd22}; // texelFetch.ts:287
-  wire allocated23_sel_and = go_1 & victim_1 == 5'd23; // texelFetch.ts:290
-  wire allocated23_sel_and_1 = go & victim == 5'd23; // texelFetch.ts:290
-  wire present23_sel_and = fill_valid & fill_indices_deq_bits == 5'd23; // texelFetch.ts:296
-  wire [9:0] refs23_add = {9'd0, refs0_and & index_1 == 5'd23} + {9'd0, refs0_and_2 & index_3 == 5'd23}; // texelFetch.ts:286
-  wire [9:0] refs23_add_2 = refs23_add + {9'd0, refs0_and_4 & index_5 == 5'd23} + {9'd0, refs0_and_6 & index_7 == 5'd23}; // texelFetch.ts:286
-  wire [9:0] refs23_add_4 = refs23_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd23} + {9'd0, refs0_and_10 & index_11 == 5'd23}; // texelFetch.ts:286
-  wire [9:0] refs23_add_6 = refs23_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd23} + {9'd0, refs0_and_14 & index_15 == 5'd23}; // texelFetch.ts:286
-  wire [9:0] refs23_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd23} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd23}; // texelFetch.ts:287
-  wire [9:0] refs23_add_10 = refs23_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd23} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd23}; // texelFetch.ts:287
-  wire [9:0] refs23_add_12 = refs23_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd23} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd23}; // texelFetch.ts:287
-  wire [9:0] refs23_add_14 = refs23_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd23} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd23}; // texelFetch.ts:287
-  wire allocated24_sel_and = go_1 & victim_1 == 5'd24; // texelFetch.ts:290
-  wire allocated24_sel_and_1 = go & victim == 5'd24; // texelFetch.ts:290
-  wire present24_sel_and = fill_valid & fill_indices_deq_bits == 5'd24; // texelFetch.ts:296
-  wire [9:0] refs24_add = {9'd0, refs0_and & index_1 == 5'd24} + {9'd0, refs0_and_2 & index_3 == 5'd24}; // texelFetch.ts:286
-  wire [9:0] refs24_add_2 = refs24_add + {9'd0, refs0_and_4 & index_5 == 5'd24} + {9'd0, refs0_and_6 & index_7 == 5'd24}; // texelFetch.ts:286
-  wire [9:0] refs24_add_4 = refs24_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd24} + {9'd0, refs0_and_10 & index_11 == 5'd24}; // texelFetch.ts:286
-  wire [9:0] refs24_add_6 = refs24_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd24} + {9'd0, refs0_and_14 & index_15 == 5'd24}; // texelFetch.ts:286
-  wire [9:0] refs24_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd24} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd24}; // texelFetch.ts:287
-  wire [9:0] refs24_add_10 = refs24_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd24} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd24}; // texelFetch.ts:287
-  wire [9:0] refs24_add_12 = refs24_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd24} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd24}; // texelFetch.ts:287
-  wire [9:0] refs24_add_14 = refs24_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd24} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd24}; // texelFetch.ts:287
-  wire allocated25_sel_and = go_1 & victim_1 == 5'd25; // texelFetch.ts:290
-  wire allocated25_sel_and_1 = go & victim == 5'd25; // texelFetch.ts:290
-  wire present25_sel_and = fill_valid & fill_indices_deq_bits == 5'd25; // texelFetch.ts:296
-  wire [9:0] refs25_add = {9'd0, refs0_and & index_1 == 5'd25} + {9'd0, refs0_and_2 & index_3 == 5'd25}; // texelFetch.ts:286
-  wire [9:0] refs25_add_2 = refs25_add + {9'd0, refs0_and_4 & index_5 == 5'd25} + {9'd0, refs0_and_6 & index_7 == 5'd25}; // texelFetch.ts:286
-  wire [9:0] refs25_add_4 = refs25_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd25} + {9'd0, refs0_and_10 & index_11 == 5'd25}; // texelFetch.ts:286
-  wire [9:0] refs25_add_6 = refs25_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd25} + {9'd0, refs0_and_14 & index_15 == 5'd25}; // texelFetch.ts:286
-  wire [9:0] refs25_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd25} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd25}; // texelFetch.ts:287
-  wire [9:0] refs25_add_10 = refs25_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd25} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd25}; // texelFetch.ts:287
-  wire [9:0] refs25_add_12 = refs25_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd25} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd25}; // texelFetch.ts:287
-  wire [9:0] refs25_add_14 = refs25_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd25} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd25}; // texelFetch.ts:287
-  wire allocated26_sel_and = go_1 & victim_1 == 5'd26; // texelFetch.ts:290
-  wire allocated26_sel_and_1 = go & victim == 5'd26; // texelFetch.ts:290
-  wire present26_sel_and = fill_valid & fill_indices_deq_bits == 5'd26; // texelFetch.ts:296
-  wire [9:0] refs26_add = {9'd0, refs0_and & index_1 == 5'd26} + {9'd0, refs0_and_2 & index_3 == 5'd26}; // texelFetch.ts:286
-  wire [9:0] refs26_add_2 = refs26_add + {9'd0, refs0_and_4 & index_5 == 5'd26} + {9'd0, refs0_and_6 & index_7 == 5'd26}; // texelFetch.ts:286
-  wire [9:0] refs26_add_4 = refs26_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd26} + {9'd0, refs0_and_10 & index_11 == 5'd26}; // texelFetch.ts:286
-  wire [9:0] refs26_add_6 = refs26_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd26} + {9'd0, refs0_and_14 & index_15 == 5'd26}; // texelFetch.ts:286
-  wire [9:0] refs26_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd26} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd26}; // texelFetch.ts:287
-  wire [9:0] refs26_add_10 = refs26_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd26} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd26}; // texelFetch.ts:287
-  wire [9:0] refs26_add_12 = refs26_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd26} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd26}; // texelFetch.ts:287
-  wire [9:0] refs26_add_14 = refs26_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd26} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd26}; // texelFetch.ts:287
-  wire allocated27_sel_and = go_1 & victim_1 == 5'd27; // texelFetch.ts:290
-  wire allocated27_sel_and_1 = go & victim == 5'd27; // texelFetch.ts:290
-  wire present27_sel_and = fill_valid & fill_indices_deq_bits == 5'd27; // texelFetch.ts:296
-  wire [9:0] refs27_add = {9'd0, refs0_and & index_1 == 5'd27} + {9'd0, refs0_and_2 & index_3 == 5'd27}; // texelFetch.ts:286
-  wire [9:0] refs27_add_2 = refs27_add + {9'd0, refs0_and_4 & index_5 == 5'd27} + {9'd0, refs0_and_6 & index_7 == 5'd27}; // texelFetch.ts:286
-  wire [9:0] refs27_add_4 = refs27_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd27} + {9'd0, refs0_and_10 & index_11 == 5'd27}; // texelFetch.ts:286
-  wire [9:0] refs27_add_6 = refs27_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd27} + {9'd0, refs0_and_14 & index_15 == 5'd27}; // texelFetch.ts:286
-  wire [9:0] refs27_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd27} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd27}; // texelFetch.ts:287
-  wire [9:0] refs27_add_10 = refs27_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd27} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd27}; // texelFetch.ts:287
-  wire [9:0] refs27_add_12 = refs27_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd27} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd27}; // texelFetch.ts:287
-  wire [9:0] refs27_add_14 = refs27_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd27} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd27}; // texelFetch.ts:287
-  wire allocated28_sel_and = go_1 & victim_1 == 5'd28; // texelFetch.ts:290
-  wire allocated28_sel_and_1 = go & victim == 5'd28; // texelFetch.ts:290
-  wire present28_sel_and = fill_valid & fill_indices_deq_bits == 5'd28; // texelFetch.ts:296
-  wire [9:0] refs28_add = {9'd0, refs0_and & index_1 == 5'd28} + {9'd0, refs0_and_2 & index_3 == 5'd28}; // texelFetch.ts:286
-  wire [9:0] refs28_add_2 = refs28_add + {9'd0, refs0_and_4 & index_5 == 5'd28} + {9'd0, refs0_and_6 & index_7 == 5'd28}; // texelFetch.ts:286
-  wire [9:0] refs28_add_4 = refs28_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd28} + {9'd0, refs0_and_10 & index_11 == 5'd28}; // texelFetch.ts:286
-  wire [9:0] refs28_add_6 = refs28_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd28} + {9'd0, refs0_and_14 & index_15 == 5'd28}; // texelFetch.ts:286
-  wire [9:0] refs28_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd28} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd28}; // texelFetch.ts:287
-  wire [9:0] refs28_add_10 = refs28_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd28} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd28}; // texelFetch.ts:287
-  wire [9:0] refs28_add_12 = refs28_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd28} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd28}; // texelFetch.ts:287
-  wire [9:0] refs28_add_14 = refs28_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd28} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd28}; // texelFetch.ts:287
-  wire allocated29_sel_and = go_1 & victim_1 == 5'd29; // texelFetch.ts:290
-  wire allocated29_sel_and_1 = go & victim == 5'd29; // texelFetch.ts:290
-  wire present29_sel_and = fill_valid & fill_indices_deq_bits == 5'd29; // texelFetch.ts:296
-  wire [9:0] refs29_add = {9'd0, refs0_and & index_1 == 5'd29} + {9'd0, refs0_and_2 & index_3 == 5'd29}; // texelFetch.ts:286
-  wire [9:0] refs29_add_2 = refs29_add + {9'd0, refs0_and_4 & index_5 == 5'd29} + {9'd0, refs0_and_6 & index_7 == 5'd29}; // texelFetch.ts:286
-  wire [9:0] refs29_add_4 = refs29_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd29} + {9'd0, refs0_and_10 & index_11 == 5'd29}; // texelFetch.ts:286
-  wire [9:0] refs29_add_6 = refs29_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd29} + {9'd0, refs0_and_14 & index_15 == 5'd29}; // texelFetch.ts:286
-  wire [9:0] refs29_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd29} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd29}; // texelFetch.ts:287
-  wire [9:0] refs29_add_10 = refs29_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd29} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd29}; // texelFetch.ts:287
-  wire [9:0] refs29_add_12 = refs29_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd29} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd29}; // texelFetch.ts:287
-  wire [9:0] refs29_add_14 = refs29_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd29} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd29}; // texelFetch.ts:287
-  wire allocated30_sel_and = go_1 & victim_1 == 5'd30; // texelFetch.ts:290
-  wire allocated30_sel_and_1 = go & victim == 5'd30; // texelFetch.ts:290
-  wire present30_sel_and = fill_valid & fill_indices_deq_bits == 5'd30; // texelFetch.ts:296
-  wire [9:0] refs30_add = {9'd0, refs0_and & index_1 == 5'd30} + {9'd0, refs0_and_2 & index_3 == 5'd30}; // texelFetch.ts:286
-  wire [9:0] refs30_add_2 = refs30_add + {9'd0, refs0_and_4 & index_5 == 5'd30} + {9'd0, refs0_and_6 & index_7 == 5'd30}; // texelFetch.ts:286
-  wire [9:0] refs30_add_4 = refs30_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd30} + {9'd0, refs0_and_10 & index_11 == 5'd30}; // texelFetch.ts:286
-  wire [9:0] refs30_add_6 = refs30_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd30} + {9'd0, refs0_and_14 & index_15 == 5'd30}; // texelFetch.ts:286
-  wire [9:0] refs30_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd30} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd30}; // texelFetch.ts:287
-  wire [9:0] refs30_add_10 = refs30_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd30} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd30}; // texelFetch.ts:287
-  wire [9:0] refs30_add_12 = refs30_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd30} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd30}; // texelFetch.ts:287
-  wire [9:0] refs30_add_14 = refs30_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd30} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd30}; // texelFetch.ts:287
-  wire allocated31_sel_eq = victim_1 == 5'd31; // texelFetch.ts:290
-  wire allocated31_sel_and = go_1 & allocated31_sel_eq; // texelFetch.ts:290
-  wire allocated31_sel_eq_1 = victim == 5'd31; // texelFetch.ts:290
-  wire allocated31_sel_and_1 = go & allocated31_sel_eq_1; // texelFetch.ts:290
-  wire present31_sel_and = fill_valid & fill_indices_deq_bits == 5'd31; // texelFetch.ts:296
-  wire [9:0] refs31_add = {9'd0, refs0_and & index_1 == 5'd31} + {9'd0, refs0_and_2 & index_3 == 5'd31}; // texelFetch.ts:286
-  wire [9:0] refs31_add_2 = refs31_add + {9'd0, refs0_and_4 & index_5 == 5'd31} + {9'd0, refs0_and_6 & index_7 == 5'd31}; // texelFetch.ts:286
-  wire [9:0] refs31_add_4 = refs31_add_2 + {9'd0, refs0_and_8 & index_9 == 5'd31} + {9'd0, refs0_and_10 & index_11 == 5'd31}; // texelFetch.ts:286
-  wire [9:0] refs31_add_6 = refs31_add_4 + {9'd0, refs0_and_12 & index_13 == 5'd31} + {9'd0, refs0_and_14 & index_15 == 5'd31}; // texelFetch.ts:286
-  wire [9:0] refs31_add_8 = {9'd0, refs0_and_16 & ahead_deq_bits_index_0 == 5'd31} + {9'd0, refs0_and_18 & ahead_deq_bits_index_1 == 5'd31}; // texelFetch.ts:287
-  wire [9:0] refs31_add_10 = refs31_add_8 + {9'd0, refs0_and_20 & ahead_deq_bits_index_2 == 5'd31} + {9'd0, refs0_and_22 & ahead_deq_bits_index_3 == 5'd31}; // texelFetch.ts:287
-  wire [9:0] refs31_add_12 = refs31_add_10 + {9'd0, refs0_and_24 & ahead_deq_bits_index_4 == 5'd31} + {9'd0, refs0_and_26 & ahead_deq_bits_index_5 == 5'd31}; // texelFetch.ts:287
-  wire [9:0] refs31_add_14 = refs31_add_12 + {9'd0, refs0_and_28 & ahead_deq_bits_index_6 == 5'd31} + {9'd0, refs0_and_30 & ahead_deq_bits_index_7 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs0_add_6 = refs0_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd0} + {9'd0, pass_and_needed_7 & index_15 == 5'd0}; // texelFetch.ts:286
+  wire issue_and_ahead_deq_bits_needed_0 = issue & ahead_deq_bits_needed_0; // texelFetch.ts:287
+  wire [9:0] refs0_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd0}; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_1 = issue & ahead_deq_bits_needed_1; // texelFetch.ts:287
+  wire [9:0] refs0_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd0}; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_2 = issue & ahead_deq_bits_needed_2; // texelFetch.ts:287
+  wire [9:0] refs0_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd0}; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_3 = issue & ahead_deq_bits_needed_3; // texelFetch.ts:287
+  wire [9:0] refs0_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd0}; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_4 = issue & ahead_deq_bits_needed_4; // texelFetch.ts:287
+  wire [9:0] refs0_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd0}; // texelFetch.ts:287
+  wire [9:0] refs0_add_11 = refs0_zext_8 + refs0_zext_9 + refs0_zext_10 + refs0_zext_11 + refs0_zext_12; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_5 = issue & ahead_deq_bits_needed_5; // texelFetch.ts:287
+  wire [9:0] refs0_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd0}; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_6 = issue & ahead_deq_bits_needed_6; // texelFetch.ts:287
+  wire [9:0] refs0_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd0}; // texelFetch.ts:287
+  wire issue_and_ahead_deq_bits_needed_7 = issue & ahead_deq_bits_needed_7; // texelFetch.ts:287
+  wire [9:0] refs0_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd0}; // texelFetch.ts:287
+  wire [9:0] refs0_sub = refs0 + refs0_add_6 - (refs0_add_11 + refs0_zext_13 + refs0_zext_14 + refs0_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_1 = go_1 & victim_1 == 5'd1; // texelFetch.ts:290
+  wire go_and_victim_eq_1 = go & victim == 5'd1; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_1 = fill_valid & fill_indices_deq_bits == 5'd1; // texelFetch.ts:296
+  wire [9:0] refs1_add = {9'd0, pass_and_needed & index_1 == 5'd1} + {9'd0, pass_and_needed_1 & index_3 == 5'd1}; // texelFetch.ts:286
+  wire [9:0] refs1_add_2 = refs1_add + {9'd0, pass_and_needed_2 & index_5 == 5'd1} + {9'd0, pass_and_needed_3 & index_7 == 5'd1}; // texelFetch.ts:286
+  wire [9:0] refs1_add_4 = refs1_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd1} + {9'd0, pass_and_needed_5 & index_11 == 5'd1}; // texelFetch.ts:286
+  wire [9:0] refs1_add_6 = refs1_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd1} + {9'd0, pass_and_needed_7 & index_15 == 5'd1}; // texelFetch.ts:286
+  wire [9:0] refs1_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_add_11 = refs1_zext_8 + refs1_zext_9 + refs1_zext_10 + refs1_zext_11 + refs1_zext_12; // texelFetch.ts:287
+  wire [9:0] refs1_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd1}; // texelFetch.ts:287
+  wire [9:0] refs1_sub = refs1 + refs1_add_6 - (refs1_add_11 + refs1_zext_13 + refs1_zext_14 + refs1_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_2 = go_1 & victim_1 == 5'd2; // texelFetch.ts:290
+  wire go_and_victim_eq_2 = go & victim == 5'd2; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_2 = fill_valid & fill_indices_deq_bits == 5'd2; // texelFetch.ts:296
+  wire [9:0] refs2_add = {9'd0, pass_and_needed & index_1 == 5'd2} + {9'd0, pass_and_needed_1 & index_3 == 5'd2}; // texelFetch.ts:286
+  wire [9:0] refs2_add_2 = refs2_add + {9'd0, pass_and_needed_2 & index_5 == 5'd2} + {9'd0, pass_and_needed_3 & index_7 == 5'd2}; // texelFetch.ts:286
+  wire [9:0] refs2_add_4 = refs2_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd2} + {9'd0, pass_and_needed_5 & index_11 == 5'd2}; // texelFetch.ts:286
+  wire [9:0] refs2_add_6 = refs2_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd2} + {9'd0, pass_and_needed_7 & index_15 == 5'd2}; // texelFetch.ts:286
+  wire [9:0] refs2_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_add_11 = refs2_zext_8 + refs2_zext_9 + refs2_zext_10 + refs2_zext_11 + refs2_zext_12; // texelFetch.ts:287
+  wire [9:0] refs2_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd2}; // texelFetch.ts:287
+  wire [9:0] refs2_sub = refs2 + refs2_add_6 - (refs2_add_11 + refs2_zext_13 + refs2_zext_14 + refs2_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_3 = go_1 & victim_1 == 5'd3; // texelFetch.ts:290
+  wire go_and_victim_eq_3 = go & victim == 5'd3; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_3 = fill_valid & fill_indices_deq_bits == 5'd3; // texelFetch.ts:296
+  wire [9:0] refs3_add = {9'd0, pass_and_needed & index_1 == 5'd3} + {9'd0, pass_and_needed_1 & index_3 == 5'd3}; // texelFetch.ts:286
+  wire [9:0] refs3_add_2 = refs3_add + {9'd0, pass_and_needed_2 & index_5 == 5'd3} + {9'd0, pass_and_needed_3 & index_7 == 5'd3}; // texelFetch.ts:286
+  wire [9:0] refs3_add_4 = refs3_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd3} + {9'd0, pass_and_needed_5 & index_11 == 5'd3}; // texelFetch.ts:286
+  wire [9:0] refs3_add_6 = refs3_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd3} + {9'd0, pass_and_needed_7 & index_15 == 5'd3}; // texelFetch.ts:286
+  wire [9:0] refs3_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_add_11 = refs3_zext_8 + refs3_zext_9 + refs3_zext_10 + refs3_zext_11 + refs3_zext_12; // texelFetch.ts:287
+  wire [9:0] refs3_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd3}; // texelFetch.ts:287
+  wire [9:0] refs3_sub = refs3 + refs3_add_6 - (refs3_add_11 + refs3_zext_13 + refs3_zext_14 + refs3_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_4 = go_1 & victim_1 == 5'd4; // texelFetch.ts:290
+  wire go_and_victim_eq_4 = go & victim == 5'd4; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_4 = fill_valid & fill_indices_deq_bits == 5'd4; // texelFetch.ts:296
+  wire [9:0] refs4_add = {9'd0, pass_and_needed & index_1 == 5'd4} + {9'd0, pass_and_needed_1 & index_3 == 5'd4}; // texelFetch.ts:286
+  wire [9:0] refs4_add_2 = refs4_add + {9'd0, pass_and_needed_2 & index_5 == 5'd4} + {9'd0, pass_and_needed_3 & index_7 == 5'd4}; // texelFetch.ts:286
+  wire [9:0] refs4_add_4 = refs4_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd4} + {9'd0, pass_and_needed_5 & index_11 == 5'd4}; // texelFetch.ts:286
+  wire [9:0] refs4_add_6 = refs4_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd4} + {9'd0, pass_and_needed_7 & index_15 == 5'd4}; // texelFetch.ts:286
+  wire [9:0] refs4_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_add_11 = refs4_zext_8 + refs4_zext_9 + refs4_zext_10 + refs4_zext_11 + refs4_zext_12; // texelFetch.ts:287
+  wire [9:0] refs4_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd4}; // texelFetch.ts:287
+  wire [9:0] refs4_sub = refs4 + refs4_add_6 - (refs4_add_11 + refs4_zext_13 + refs4_zext_14 + refs4_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_5 = go_1 & victim_1 == 5'd5; // texelFetch.ts:290
+  wire go_and_victim_eq_5 = go & victim == 5'd5; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_5 = fill_valid & fill_indices_deq_bits == 5'd5; // texelFetch.ts:296
+  wire [9:0] refs5_add = {9'd0, pass_and_needed & index_1 == 5'd5} + {9'd0, pass_and_needed_1 & index_3 == 5'd5}; // texelFetch.ts:286
+  wire [9:0] refs5_add_2 = refs5_add + {9'd0, pass_and_needed_2 & index_5 == 5'd5} + {9'd0, pass_and_needed_3 & index_7 == 5'd5}; // texelFetch.ts:286
+  wire [9:0] refs5_add_4 = refs5_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd5} + {9'd0, pass_and_needed_5 & index_11 == 5'd5}; // texelFetch.ts:286
+  wire [9:0] refs5_add_6 = refs5_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd5} + {9'd0, pass_and_needed_7 & index_15 == 5'd5}; // texelFetch.ts:286
+  wire [9:0] refs5_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_add_11 = refs5_zext_8 + refs5_zext_9 + refs5_zext_10 + refs5_zext_11 + refs5_zext_12; // texelFetch.ts:287
+  wire [9:0] refs5_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd5}; // texelFetch.ts:287
+  wire [9:0] refs5_sub = refs5 + refs5_add_6 - (refs5_add_11 + refs5_zext_13 + refs5_zext_14 + refs5_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_6 = go_1 & victim_1 == 5'd6; // texelFetch.ts:290
+  wire go_and_victim_eq_6 = go & victim == 5'd6; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_6 = fill_valid & fill_indices_deq_bits == 5'd6; // texelFetch.ts:296
+  wire [9:0] refs6_add = {9'd0, pass_and_needed & index_1 == 5'd6} + {9'd0, pass_and_needed_1 & index_3 == 5'd6}; // texelFetch.ts:286
+  wire [9:0] refs6_add_2 = refs6_add + {9'd0, pass_and_needed_2 & index_5 == 5'd6} + {9'd0, pass_and_needed_3 & index_7 == 5'd6}; // texelFetch.ts:286
+  wire [9:0] refs6_add_4 = refs6_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd6} + {9'd0, pass_and_needed_5 & index_11 == 5'd6}; // texelFetch.ts:286
+  wire [9:0] refs6_add_6 = refs6_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd6} + {9'd0, pass_and_needed_7 & index_15 == 5'd6}; // texelFetch.ts:286
+  wire [9:0] refs6_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_add_11 = refs6_zext_8 + refs6_zext_9 + refs6_zext_10 + refs6_zext_11 + refs6_zext_12; // texelFetch.ts:287
+  wire [9:0] refs6_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd6}; // texelFetch.ts:287
+  wire [9:0] refs6_sub = refs6 + refs6_add_6 - (refs6_add_11 + refs6_zext_13 + refs6_zext_14 + refs6_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_7 = go_1 & victim_1 == 5'd7; // texelFetch.ts:290
+  wire go_and_victim_eq_7 = go & victim == 5'd7; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_7 = fill_valid & fill_indices_deq_bits == 5'd7; // texelFetch.ts:296
+  wire [9:0] refs7_add = {9'd0, pass_and_needed & index_1 == 5'd7} + {9'd0, pass_and_needed_1 & index_3 == 5'd7}; // texelFetch.ts:286
+  wire [9:0] refs7_add_2 = refs7_add + {9'd0, pass_and_needed_2 & index_5 == 5'd7} + {9'd0, pass_and_needed_3 & index_7 == 5'd7}; // texelFetch.ts:286
+  wire [9:0] refs7_add_4 = refs7_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd7} + {9'd0, pass_and_needed_5 & index_11 == 5'd7}; // texelFetch.ts:286
+  wire [9:0] refs7_add_6 = refs7_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd7} + {9'd0, pass_and_needed_7 & index_15 == 5'd7}; // texelFetch.ts:286
+  wire [9:0] refs7_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_add_11 = refs7_zext_8 + refs7_zext_9 + refs7_zext_10 + refs7_zext_11 + refs7_zext_12; // texelFetch.ts:287
+  wire [9:0] refs7_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd7}; // texelFetch.ts:287
+  wire [9:0] refs7_sub = refs7 + refs7_add_6 - (refs7_add_11 + refs7_zext_13 + refs7_zext_14 + refs7_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_8 = go_1 & victim_1 == 5'd8; // texelFetch.ts:290
+  wire go_and_victim_eq_8 = go & victim == 5'd8; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_8 = fill_valid & fill_indices_deq_bits == 5'd8; // texelFetch.ts:296
+  wire [9:0] refs8_add = {9'd0, pass_and_needed & index_1 == 5'd8} + {9'd0, pass_and_needed_1 & index_3 == 5'd8}; // texelFetch.ts:286
+  wire [9:0] refs8_add_2 = refs8_add + {9'd0, pass_and_needed_2 & index_5 == 5'd8} + {9'd0, pass_and_needed_3 & index_7 == 5'd8}; // texelFetch.ts:286
+  wire [9:0] refs8_add_4 = refs8_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd8} + {9'd0, pass_and_needed_5 & index_11 == 5'd8}; // texelFetch.ts:286
+  wire [9:0] refs8_add_6 = refs8_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd8} + {9'd0, pass_and_needed_7 & index_15 == 5'd8}; // texelFetch.ts:286
+  wire [9:0] refs8_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_add_11 = refs8_zext_8 + refs8_zext_9 + refs8_zext_10 + refs8_zext_11 + refs8_zext_12; // texelFetch.ts:287
+  wire [9:0] refs8_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd8}; // texelFetch.ts:287
+  wire [9:0] refs8_sub = refs8 + refs8_add_6 - (refs8_add_11 + refs8_zext_13 + refs8_zext_14 + refs8_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_9 = go_1 & victim_1 == 5'd9; // texelFetch.ts:290
+  wire go_and_victim_eq_9 = go & victim == 5'd9; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_9 = fill_valid & fill_indices_deq_bits == 5'd9; // texelFetch.ts:296
+  wire [9:0] refs9_add = {9'd0, pass_and_needed & index_1 == 5'd9} + {9'd0, pass_and_needed_1 & index_3 == 5'd9}; // texelFetch.ts:286
+  wire [9:0] refs9_add_2 = refs9_add + {9'd0, pass_and_needed_2 & index_5 == 5'd9} + {9'd0, pass_and_needed_3 & index_7 == 5'd9}; // texelFetch.ts:286
+  wire [9:0] refs9_add_4 = refs9_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd9} + {9'd0, pass_and_needed_5 & index_11 == 5'd9}; // texelFetch.ts:286
+  wire [9:0] refs9_add_6 = refs9_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd9} + {9'd0, pass_and_needed_7 & index_15 == 5'd9}; // texelFetch.ts:286
+  wire [9:0] refs9_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_add_11 = refs9_zext_8 + refs9_zext_9 + refs9_zext_10 + refs9_zext_11 + refs9_zext_12; // texelFetch.ts:287
+  wire [9:0] refs9_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd9}; // texelFetch.ts:287
+  wire [9:0] refs9_sub = refs9 + refs9_add_6 - (refs9_add_11 + refs9_zext_13 + refs9_zext_14 + refs9_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_10 = go_1 & victim_1 == 5'd10; // texelFetch.ts:290
+  wire go_and_victim_eq_10 = go & victim == 5'd10; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_10 = fill_valid & fill_indices_deq_bits == 5'd10; // texelFetch.ts:296
+  wire [9:0] refs10_add = {9'd0, pass_and_needed & index_1 == 5'd10} + {9'd0, pass_and_needed_1 & index_3 == 5'd10}; // texelFetch.ts:286
+  wire [9:0] refs10_add_2 = refs10_add + {9'd0, pass_and_needed_2 & index_5 == 5'd10} + {9'd0, pass_and_needed_3 & index_7 == 5'd10}; // texelFetch.ts:286
+  wire [9:0] refs10_add_4 = refs10_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd10} + {9'd0, pass_and_needed_5 & index_11 == 5'd10}; // texelFetch.ts:286
+  wire [9:0] refs10_add_6 = refs10_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd10} + {9'd0, pass_and_needed_7 & index_15 == 5'd10}; // texelFetch.ts:286
+  wire [9:0] refs10_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_add_11 = refs10_zext_8 + refs10_zext_9 + refs10_zext_10 + refs10_zext_11 + refs10_zext_12; // texelFetch.ts:287
+  wire [9:0] refs10_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd10}; // texelFetch.ts:287
+  wire [9:0] refs10_sub = refs10 + refs10_add_6 - (refs10_add_11 + refs10_zext_13 + refs10_zext_14 + refs10_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_11 = go_1 & victim_1 == 5'd11; // texelFetch.ts:290
+  wire go_and_victim_eq_11 = go & victim == 5'd11; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_11 = fill_valid & fill_indices_deq_bits == 5'd11; // texelFetch.ts:296
+  wire [9:0] refs11_add = {9'd0, pass_and_needed & index_1 == 5'd11} + {9'd0, pass_and_needed_1 & index_3 == 5'd11}; // texelFetch.ts:286
+  wire [9:0] refs11_add_2 = refs11_add + {9'd0, pass_and_needed_2 & index_5 == 5'd11} + {9'd0, pass_and_needed_3 & index_7 == 5'd11}; // texelFetch.ts:286
+  wire [9:0] refs11_add_4 = refs11_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd11} + {9'd0, pass_and_needed_5 & index_11 == 5'd11}; // texelFetch.ts:286
+  wire [9:0] refs11_add_6 = refs11_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd11} + {9'd0, pass_and_needed_7 & index_15 == 5'd11}; // texelFetch.ts:286
+  wire [9:0] refs11_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_add_11 = refs11_zext_8 + refs11_zext_9 + refs11_zext_10 + refs11_zext_11 + refs11_zext_12; // texelFetch.ts:287
+  wire [9:0] refs11_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd11}; // texelFetch.ts:287
+  wire [9:0] refs11_sub = refs11 + refs11_add_6 - (refs11_add_11 + refs11_zext_13 + refs11_zext_14 + refs11_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_12 = go_1 & victim_1 == 5'd12; // texelFetch.ts:290
+  wire go_and_victim_eq_12 = go & victim == 5'd12; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_12 = fill_valid & fill_indices_deq_bits == 5'd12; // texelFetch.ts:296
+  wire [9:0] refs12_add = {9'd0, pass_and_needed & index_1 == 5'd12} + {9'd0, pass_and_needed_1 & index_3 == 5'd12}; // texelFetch.ts:286
+  wire [9:0] refs12_add_2 = refs12_add + {9'd0, pass_and_needed_2 & index_5 == 5'd12} + {9'd0, pass_and_needed_3 & index_7 == 5'd12}; // texelFetch.ts:286
+  wire [9:0] refs12_add_4 = refs12_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd12} + {9'd0, pass_and_needed_5 & index_11 == 5'd12}; // texelFetch.ts:286
+  wire [9:0] refs12_add_6 = refs12_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd12} + {9'd0, pass_and_needed_7 & index_15 == 5'd12}; // texelFetch.ts:286
+  wire [9:0] refs12_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_add_11 = refs12_zext_8 + refs12_zext_9 + refs12_zext_10 + refs12_zext_11 + refs12_zext_12; // texelFetch.ts:287
+  wire [9:0] refs12_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd12}; // texelFetch.ts:287
+  wire [9:0] refs12_sub = refs12 + refs12_add_6 - (refs12_add_11 + refs12_zext_13 + refs12_zext_14 + refs12_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_13 = go_1 & victim_1 == 5'd13; // texelFetch.ts:290
+  wire go_and_victim_eq_13 = go & victim == 5'd13; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_13 = fill_valid & fill_indices_deq_bits == 5'd13; // texelFetch.ts:296
+  wire [9:0] refs13_add = {9'd0, pass_and_needed & index_1 == 5'd13} + {9'd0, pass_and_needed_1 & index_3 == 5'd13}; // texelFetch.ts:286
+  wire [9:0] refs13_add_2 = refs13_add + {9'd0, pass_and_needed_2 & index_5 == 5'd13} + {9'd0, pass_and_needed_3 & index_7 == 5'd13}; // texelFetch.ts:286
+  wire [9:0] refs13_add_4 = refs13_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd13} + {9'd0, pass_and_needed_5 & index_11 == 5'd13}; // texelFetch.ts:286
+  wire [9:0] refs13_add_6 = refs13_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd13} + {9'd0, pass_and_needed_7 & index_15 == 5'd13}; // texelFetch.ts:286
+  wire [9:0] refs13_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_add_11 = refs13_zext_8 + refs13_zext_9 + refs13_zext_10 + refs13_zext_11 + refs13_zext_12; // texelFetch.ts:287
+  wire [9:0] refs13_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd13}; // texelFetch.ts:287
+  wire [9:0] refs13_sub = refs13 + refs13_add_6 - (refs13_add_11 + refs13_zext_13 + refs13_zext_14 + refs13_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_14 = go_1 & victim_1 == 5'd14; // texelFetch.ts:290
+  wire go_and_victim_eq_14 = go & victim == 5'd14; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_14 = fill_valid & fill_indices_deq_bits == 5'd14; // texelFetch.ts:296
+  wire [9:0] refs14_add = {9'd0, pass_and_needed & index_1 == 5'd14} + {9'd0, pass_and_needed_1 & index_3 == 5'd14}; // texelFetch.ts:286
+  wire [9:0] refs14_add_2 = refs14_add + {9'd0, pass_and_needed_2 & index_5 == 5'd14} + {9'd0, pass_and_needed_3 & index_7 == 5'd14}; // texelFetch.ts:286
+  wire [9:0] refs14_add_4 = refs14_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd14} + {9'd0, pass_and_needed_5 & index_11 == 5'd14}; // texelFetch.ts:286
+  wire [9:0] refs14_add_6 = refs14_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd14} + {9'd0, pass_and_needed_7 & index_15 == 5'd14}; // texelFetch.ts:286
+  wire [9:0] refs14_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_add_11 = refs14_zext_8 + refs14_zext_9 + refs14_zext_10 + refs14_zext_11 + refs14_zext_12; // texelFetch.ts:287
+  wire [9:0] refs14_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd14}; // texelFetch.ts:287
+  wire [9:0] refs14_sub = refs14 + refs14_add_6 - (refs14_add_11 + refs14_zext_13 + refs14_zext_14 + refs14_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_15 = go_1 & victim_1 == 5'd15; // texelFetch.ts:290
+  wire go_and_victim_eq_15 = go & victim == 5'd15; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_15 = fill_valid & fill_indices_deq_bits == 5'd15; // texelFetch.ts:296
+  wire [9:0] refs15_add = {9'd0, pass_and_needed & index_1 == 5'd15} + {9'd0, pass_and_needed_1 & index_3 == 5'd15}; // texelFetch.ts:286
+  wire [9:0] refs15_add_2 = refs15_add + {9'd0, pass_and_needed_2 & index_5 == 5'd15} + {9'd0, pass_and_needed_3 & index_7 == 5'd15}; // texelFetch.ts:286
+  wire [9:0] refs15_add_4 = refs15_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd15} + {9'd0, pass_and_needed_5 & index_11 == 5'd15}; // texelFetch.ts:286
+  wire [9:0] refs15_add_6 = refs15_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd15} + {9'd0, pass_and_needed_7 & index_15 == 5'd15}; // texelFetch.ts:286
+  wire [9:0] refs15_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_add_11 = refs15_zext_8 + refs15_zext_9 + refs15_zext_10 + refs15_zext_11 + refs15_zext_12; // texelFetch.ts:287
+  wire [9:0] refs15_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd15}; // texelFetch.ts:287
+  wire [9:0] refs15_sub = refs15 + refs15_add_6 - (refs15_add_11 + refs15_zext_13 + refs15_zext_14 + refs15_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_16 = go_1 & victim_1 == 5'd16; // texelFetch.ts:290
+  wire go_and_victim_eq_16 = go & victim == 5'd16; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_16 = fill_valid & fill_indices_deq_bits == 5'd16; // texelFetch.ts:296
+  wire [9:0] refs16_add = {9'd0, pass_and_needed & index_1 == 5'd16} + {9'd0, pass_and_needed_1 & index_3 == 5'd16}; // texelFetch.ts:286
+  wire [9:0] refs16_add_2 = refs16_add + {9'd0, pass_and_needed_2 & index_5 == 5'd16} + {9'd0, pass_and_needed_3 & index_7 == 5'd16}; // texelFetch.ts:286
+  wire [9:0] refs16_add_4 = refs16_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd16} + {9'd0, pass_and_needed_5 & index_11 == 5'd16}; // texelFetch.ts:286
+  wire [9:0] refs16_add_6 = refs16_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd16} + {9'd0, pass_and_needed_7 & index_15 == 5'd16}; // texelFetch.ts:286
+  wire [9:0] refs16_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_add_11 = refs16_zext_8 + refs16_zext_9 + refs16_zext_10 + refs16_zext_11 + refs16_zext_12; // texelFetch.ts:287
+  wire [9:0] refs16_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd16}; // texelFetch.ts:287
+  wire [9:0] refs16_sub = refs16 + refs16_add_6 - (refs16_add_11 + refs16_zext_13 + refs16_zext_14 + refs16_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_17 = go_1 & victim_1 == 5'd17; // texelFetch.ts:290
+  wire go_and_victim_eq_17 = go & victim == 5'd17; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_17 = fill_valid & fill_indices_deq_bits == 5'd17; // texelFetch.ts:296
+  wire [9:0] refs17_add = {9'd0, pass_and_needed & index_1 == 5'd17} + {9'd0, pass_and_needed_1 & index_3 == 5'd17}; // texelFetch.ts:286
+  wire [9:0] refs17_add_2 = refs17_add + {9'd0, pass_and_needed_2 & index_5 == 5'd17} + {9'd0, pass_and_needed_3 & index_7 == 5'd17}; // texelFetch.ts:286
+  wire [9:0] refs17_add_4 = refs17_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd17} + {9'd0, pass_and_needed_5 & index_11 == 5'd17}; // texelFetch.ts:286
+  wire [9:0] refs17_add_6 = refs17_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd17} + {9'd0, pass_and_needed_7 & index_15 == 5'd17}; // texelFetch.ts:286
+  wire [9:0] refs17_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_add_11 = refs17_zext_8 + refs17_zext_9 + refs17_zext_10 + refs17_zext_11 + refs17_zext_12; // texelFetch.ts:287
+  wire [9:0] refs17_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd17}; // texelFetch.ts:287
+  wire [9:0] refs17_sub = refs17 + refs17_add_6 - (refs17_add_11 + refs17_zext_13 + refs17_zext_14 + refs17_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_18 = go_1 & victim_1 == 5'd18; // texelFetch.ts:290
+  wire go_and_victim_eq_18 = go & victim == 5'd18; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_18 = fill_valid & fill_indices_deq_bits == 5'd18; // texelFetch.ts:296
+  wire [9:0] refs18_add = {9'd0, pass_and_needed & index_1 == 5'd18} + {9'd0, pass_and_needed_1 & index_3 == 5'd18}; // texelFetch.ts:286
+  wire [9:0] refs18_add_2 = refs18_add + {9'd0, pass_and_needed_2 & index_5 == 5'd18} + {9'd0, pass_and_needed_3 & index_7 == 5'd18}; // texelFetch.ts:286
+  wire [9:0] refs18_add_4 = refs18_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd18} + {9'd0, pass_and_needed_5 & index_11 == 5'd18}; // texelFetch.ts:286
+  wire [9:0] refs18_add_6 = refs18_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd18} + {9'd0, pass_and_needed_7 & index_15 == 5'd18}; // texelFetch.ts:286
+  wire [9:0] refs18_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_add_11 = refs18_zext_8 + refs18_zext_9 + refs18_zext_10 + refs18_zext_11 + refs18_zext_12; // texelFetch.ts:287
+  wire [9:0] refs18_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd18}; // texelFetch.ts:287
+  wire [9:0] refs18_sub = refs18 + refs18_add_6 - (refs18_add_11 + refs18_zext_13 + refs18_zext_14 + refs18_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_19 = go_1 & victim_1 == 5'd19; // texelFetch.ts:290
+  wire go_and_victim_eq_19 = go & victim == 5'd19; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_19 = fill_valid & fill_indices_deq_bits == 5'd19; // texelFetch.ts:296
+  wire [9:0] refs19_add = {9'd0, pass_and_needed & index_1 == 5'd19} + {9'd0, pass_and_needed_1 & index_3 == 5'd19}; // texelFetch.ts:286
+  wire [9:0] refs19_add_2 = refs19_add + {9'd0, pass_and_needed_2 & index_5 == 5'd19} + {9'd0, pass_and_needed_3 & index_7 == 5'd19}; // texelFetch.ts:286
+  wire [9:0] refs19_add_4 = refs19_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd19} + {9'd0, pass_and_needed_5 & index_11 == 5'd19}; // texelFetch.ts:286
+  wire [9:0] refs19_add_6 = refs19_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd19} + {9'd0, pass_and_needed_7 & index_15 == 5'd19}; // texelFetch.ts:286
+  wire [9:0] refs19_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_add_11 = refs19_zext_8 + refs19_zext_9 + refs19_zext_10 + refs19_zext_11 + refs19_zext_12; // texelFetch.ts:287
+  wire [9:0] refs19_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd19}; // texelFetch.ts:287
+  wire [9:0] refs19_sub = refs19 + refs19_add_6 - (refs19_add_11 + refs19_zext_13 + refs19_zext_14 + refs19_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_20 = go_1 & victim_1 == 5'd20; // texelFetch.ts:290
+  wire go_and_victim_eq_20 = go & victim == 5'd20; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_20 = fill_valid & fill_indices_deq_bits == 5'd20; // texelFetch.ts:296
+  wire [9:0] refs20_add = {9'd0, pass_and_needed & index_1 == 5'd20} + {9'd0, pass_and_needed_1 & index_3 == 5'd20}; // texelFetch.ts:286
+  wire [9:0] refs20_add_2 = refs20_add + {9'd0, pass_and_needed_2 & index_5 == 5'd20} + {9'd0, pass_and_needed_3 & index_7 == 5'd20}; // texelFetch.ts:286
+  wire [9:0] refs20_add_4 = refs20_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd20} + {9'd0, pass_and_needed_5 & index_11 == 5'd20}; // texelFetch.ts:286
+  wire [9:0] refs20_add_6 = refs20_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd20} + {9'd0, pass_and_needed_7 & index_15 == 5'd20}; // texelFetch.ts:286
+  wire [9:0] refs20_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_add_11 = refs20_zext_8 + refs20_zext_9 + refs20_zext_10 + refs20_zext_11 + refs20_zext_12; // texelFetch.ts:287
+  wire [9:0] refs20_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd20}; // texelFetch.ts:287
+  wire [9:0] refs20_sub = refs20 + refs20_add_6 - (refs20_add_11 + refs20_zext_13 + refs20_zext_14 + refs20_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_21 = go_1 & victim_1 == 5'd21; // texelFetch.ts:290
+  wire go_and_victim_eq_21 = go & victim == 5'd21; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_21 = fill_valid & fill_indices_deq_bits == 5'd21; // texelFetch.ts:296
+  wire [9:0] refs21_add = {9'd0, pass_and_needed & index_1 == 5'd21} + {9'd0, pass_and_needed_1 & index_3 == 5'd21}; // texelFetch.ts:286
+  wire [9:0] refs21_add_2 = refs21_add + {9'd0, pass_and_needed_2 & index_5 == 5'd21} + {9'd0, pass_and_needed_3 & index_7 == 5'd21}; // texelFetch.ts:286
+  wire [9:0] refs21_add_4 = refs21_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd21} + {9'd0, pass_and_needed_5 & index_11 == 5'd21}; // texelFetch.ts:286
+  wire [9:0] refs21_add_6 = refs21_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd21} + {9'd0, pass_and_needed_7 & index_15 == 5'd21}; // texelFetch.ts:286
+  wire [9:0] refs21_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_add_11 = refs21_zext_8 + refs21_zext_9 + refs21_zext_10 + refs21_zext_11 + refs21_zext_12; // texelFetch.ts:287
+  wire [9:0] refs21_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd21}; // texelFetch.ts:287
+  wire [9:0] refs21_sub = refs21 + refs21_add_6 - (refs21_add_11 + refs21_zext_13 + refs21_zext_14 + refs21_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_22 = go_1 & victim_1 == 5'd22; // texelFetch.ts:290
+  wire go_and_victim_eq_22 = go & victim == 5'd22; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_22 = fill_valid & fill_indices_deq_bits == 5'd22; // texelFetch.ts:296
+  wire [9:0] refs22_add = {9'd0, pass_and_needed & index_1 == 5'd22} + {9'd0, pass_and_needed_1 & index_3 == 5'd22}; // texelFetch.ts:286
+  wire [9:0] refs22_add_2 = refs22_add + {9'd0, pass_and_needed_2 & index_5 == 5'd22} + {9'd0, pass_and_needed_3 & index_7 == 5'd22}; // texelFetch.ts:286
+  wire [9:0] refs22_add_4 = refs22_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd22} + {9'd0, pass_and_needed_5 & index_11 == 5'd22}; // texelFetch.ts:286
+  wire [9:0] refs22_add_6 = refs22_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd22} + {9'd0, pass_and_needed_7 & index_15 == 5'd22}; // texelFetch.ts:286
+  wire [9:0] refs22_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_add_11 = refs22_zext_8 + refs22_zext_9 + refs22_zext_10 + refs22_zext_11 + refs22_zext_12; // texelFetch.ts:287
+  wire [9:0] refs22_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd22}; // texelFetch.ts:287
+  wire [9:0] refs22_sub = refs22 + refs22_add_6 - (refs22_add_11 + refs22_zext_13 + refs22_zext_14 + refs22_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_23 = go_1 & victim_1 == 5'd23; // texelFetch.ts:290
+  wire go_and_victim_eq_23 = go & victim == 5'd23; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_23 = fill_valid & fill_indices_deq_bits == 5'd23; // texelFetch.ts:296
+  wire [9:0] refs23_add = {9'd0, pass_and_needed & index_1 == 5'd23} + {9'd0, pass_and_needed_1 & index_3 == 5'd23}; // texelFetch.ts:286
+  wire [9:0] refs23_add_2 = refs23_add + {9'd0, pass_and_needed_2 & index_5 == 5'd23} + {9'd0, pass_and_needed_3 & index_7 == 5'd23}; // texelFetch.ts:286
+  wire [9:0] refs23_add_4 = refs23_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd23} + {9'd0, pass_and_needed_5 & index_11 == 5'd23}; // texelFetch.ts:286
+  wire [9:0] refs23_add_6 = refs23_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd23} + {9'd0, pass_and_needed_7 & index_15 == 5'd23}; // texelFetch.ts:286
+  wire [9:0] refs23_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_add_11 = refs23_zext_8 + refs23_zext_9 + refs23_zext_10 + refs23_zext_11 + refs23_zext_12; // texelFetch.ts:287
+  wire [9:0] refs23_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd23}; // texelFetch.ts:287
+  wire [9:0] refs23_sub = refs23 + refs23_add_6 - (refs23_add_11 + refs23_zext_13 + refs23_zext_14 + refs23_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_24 = go_1 & victim_1 == 5'd24; // texelFetch.ts:290
+  wire go_and_victim_eq_24 = go & victim == 5'd24; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_24 = fill_valid & fill_indices_deq_bits == 5'd24; // texelFetch.ts:296
+  wire [9:0] refs24_add = {9'd0, pass_and_needed & index_1 == 5'd24} + {9'd0, pass_and_needed_1 & index_3 == 5'd24}; // texelFetch.ts:286
+  wire [9:0] refs24_add_2 = refs24_add + {9'd0, pass_and_needed_2 & index_5 == 5'd24} + {9'd0, pass_and_needed_3 & index_7 == 5'd24}; // texelFetch.ts:286
+  wire [9:0] refs24_add_4 = refs24_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd24} + {9'd0, pass_and_needed_5 & index_11 == 5'd24}; // texelFetch.ts:286
+  wire [9:0] refs24_add_6 = refs24_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd24} + {9'd0, pass_and_needed_7 & index_15 == 5'd24}; // texelFetch.ts:286
+  wire [9:0] refs24_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_add_11 = refs24_zext_8 + refs24_zext_9 + refs24_zext_10 + refs24_zext_11 + refs24_zext_12; // texelFetch.ts:287
+  wire [9:0] refs24_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd24}; // texelFetch.ts:287
+  wire [9:0] refs24_sub = refs24 + refs24_add_6 - (refs24_add_11 + refs24_zext_13 + refs24_zext_14 + refs24_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_25 = go_1 & victim_1 == 5'd25; // texelFetch.ts:290
+  wire go_and_victim_eq_25 = go & victim == 5'd25; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_25 = fill_valid & fill_indices_deq_bits == 5'd25; // texelFetch.ts:296
+  wire [9:0] refs25_add = {9'd0, pass_and_needed & index_1 == 5'd25} + {9'd0, pass_and_needed_1 & index_3 == 5'd25}; // texelFetch.ts:286
+  wire [9:0] refs25_add_2 = refs25_add + {9'd0, pass_and_needed_2 & index_5 == 5'd25} + {9'd0, pass_and_needed_3 & index_7 == 5'd25}; // texelFetch.ts:286
+  wire [9:0] refs25_add_4 = refs25_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd25} + {9'd0, pass_and_needed_5 & index_11 == 5'd25}; // texelFetch.ts:286
+  wire [9:0] refs25_add_6 = refs25_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd25} + {9'd0, pass_and_needed_7 & index_15 == 5'd25}; // texelFetch.ts:286
+  wire [9:0] refs25_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_add_11 = refs25_zext_8 + refs25_zext_9 + refs25_zext_10 + refs25_zext_11 + refs25_zext_12; // texelFetch.ts:287
+  wire [9:0] refs25_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd25}; // texelFetch.ts:287
+  wire [9:0] refs25_sub = refs25 + refs25_add_6 - (refs25_add_11 + refs25_zext_13 + refs25_zext_14 + refs25_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_26 = go_1 & victim_1 == 5'd26; // texelFetch.ts:290
+  wire go_and_victim_eq_26 = go & victim == 5'd26; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_26 = fill_valid & fill_indices_deq_bits == 5'd26; // texelFetch.ts:296
+  wire [9:0] refs26_add = {9'd0, pass_and_needed & index_1 == 5'd26} + {9'd0, pass_and_needed_1 & index_3 == 5'd26}; // texelFetch.ts:286
+  wire [9:0] refs26_add_2 = refs26_add + {9'd0, pass_and_needed_2 & index_5 == 5'd26} + {9'd0, pass_and_needed_3 & index_7 == 5'd26}; // texelFetch.ts:286
+  wire [9:0] refs26_add_4 = refs26_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd26} + {9'd0, pass_and_needed_5 & index_11 == 5'd26}; // texelFetch.ts:286
+  wire [9:0] refs26_add_6 = refs26_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd26} + {9'd0, pass_and_needed_7 & index_15 == 5'd26}; // texelFetch.ts:286
+  wire [9:0] refs26_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_add_11 = refs26_zext_8 + refs26_zext_9 + refs26_zext_10 + refs26_zext_11 + refs26_zext_12; // texelFetch.ts:287
+  wire [9:0] refs26_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd26}; // texelFetch.ts:287
+  wire [9:0] refs26_sub = refs26 + refs26_add_6 - (refs26_add_11 + refs26_zext_13 + refs26_zext_14 + refs26_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_27 = go_1 & victim_1 == 5'd27; // texelFetch.ts:290
+  wire go_and_victim_eq_27 = go & victim == 5'd27; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_27 = fill_valid & fill_indices_deq_bits == 5'd27; // texelFetch.ts:296
+  wire [9:0] refs27_add = {9'd0, pass_and_needed & index_1 == 5'd27} + {9'd0, pass_and_needed_1 & index_3 == 5'd27}; // texelFetch.ts:286
+  wire [9:0] refs27_add_2 = refs27_add + {9'd0, pass_and_needed_2 & index_5 == 5'd27} + {9'd0, pass_and_needed_3 & index_7 == 5'd27}; // texelFetch.ts:286
+  wire [9:0] refs27_add_4 = refs27_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd27} + {9'd0, pass_and_needed_5 & index_11 == 5'd27}; // texelFetch.ts:286
+  wire [9:0] refs27_add_6 = refs27_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd27} + {9'd0, pass_and_needed_7 & index_15 == 5'd27}; // texelFetch.ts:286
+  wire [9:0] refs27_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_add_11 = refs27_zext_8 + refs27_zext_9 + refs27_zext_10 + refs27_zext_11 + refs27_zext_12; // texelFetch.ts:287
+  wire [9:0] refs27_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd27}; // texelFetch.ts:287
+  wire [9:0] refs27_sub = refs27 + refs27_add_6 - (refs27_add_11 + refs27_zext_13 + refs27_zext_14 + refs27_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_28 = go_1 & victim_1 == 5'd28; // texelFetch.ts:290
+  wire go_and_victim_eq_28 = go & victim == 5'd28; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_28 = fill_valid & fill_indices_deq_bits == 5'd28; // texelFetch.ts:296
+  wire [9:0] refs28_add = {9'd0, pass_and_needed & index_1 == 5'd28} + {9'd0, pass_and_needed_1 & index_3 == 5'd28}; // texelFetch.ts:286
+  wire [9:0] refs28_add_2 = refs28_add + {9'd0, pass_and_needed_2 & index_5 == 5'd28} + {9'd0, pass_and_needed_3 & index_7 == 5'd28}; // texelFetch.ts:286
+  wire [9:0] refs28_add_4 = refs28_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd28} + {9'd0, pass_and_needed_5 & index_11 == 5'd28}; // texelFetch.ts:286
+  wire [9:0] refs28_add_6 = refs28_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd28} + {9'd0, pass_and_needed_7 & index_15 == 5'd28}; // texelFetch.ts:286
+  wire [9:0] refs28_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_add_11 = refs28_zext_8 + refs28_zext_9 + refs28_zext_10 + refs28_zext_11 + refs28_zext_12; // texelFetch.ts:287
+  wire [9:0] refs28_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd28}; // texelFetch.ts:287
+  wire [9:0] refs28_sub = refs28 + refs28_add_6 - (refs28_add_11 + refs28_zext_13 + refs28_zext_14 + refs28_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_29 = go_1 & victim_1 == 5'd29; // texelFetch.ts:290
+  wire go_and_victim_eq_29 = go & victim == 5'd29; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_29 = fill_valid & fill_indices_deq_bits == 5'd29; // texelFetch.ts:296
+  wire [9:0] refs29_add = {9'd0, pass_and_needed & index_1 == 5'd29} + {9'd0, pass_and_needed_1 & index_3 == 5'd29}; // texelFetch.ts:286
+  wire [9:0] refs29_add_2 = refs29_add + {9'd0, pass_and_needed_2 & index_5 == 5'd29} + {9'd0, pass_and_needed_3 & index_7 == 5'd29}; // texelFetch.ts:286
+  wire [9:0] refs29_add_4 = refs29_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd29} + {9'd0, pass_and_needed_5 & index_11 == 5'd29}; // texelFetch.ts:286
+  wire [9:0] refs29_add_6 = refs29_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd29} + {9'd0, pass_and_needed_7 & index_15 == 5'd29}; // texelFetch.ts:286
+  wire [9:0] refs29_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_add_11 = refs29_zext_8 + refs29_zext_9 + refs29_zext_10 + refs29_zext_11 + refs29_zext_12; // texelFetch.ts:287
+  wire [9:0] refs29_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd29}; // texelFetch.ts:287
+  wire [9:0] refs29_sub = refs29 + refs29_add_6 - (refs29_add_11 + refs29_zext_13 + refs29_zext_14 + refs29_zext_15); // texelFetch.ts:288
+  wire go_1_and_victim_1_eq_30 = go_1 & victim_1 == 5'd30; // texelFetch.ts:290
+  wire go_and_victim_eq_30 = go & victim == 5'd30; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_30 = fill_valid & fill_indices_deq_bits == 5'd30; // texelFetch.ts:296
+  wire [9:0] refs30_add = {9'd0, pass_and_needed & index_1 == 5'd30} + {9'd0, pass_and_needed_1 & index_3 == 5'd30}; // texelFetch.ts:286
+  wire [9:0] refs30_add_2 = refs30_add + {9'd0, pass_and_needed_2 & index_5 == 5'd30} + {9'd0, pass_and_needed_3 & index_7 == 5'd30}; // texelFetch.ts:286
+  wire [9:0] refs30_add_4 = refs30_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd30} + {9'd0, pass_and_needed_5 & index_11 == 5'd30}; // texelFetch.ts:286
+  wire [9:0] refs30_add_6 = refs30_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd30} + {9'd0, pass_and_needed_7 & index_15 == 5'd30}; // texelFetch.ts:286
+  wire [9:0] refs30_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_add_11 = refs30_zext_8 + refs30_zext_9 + refs30_zext_10 + refs30_zext_11 + refs30_zext_12; // texelFetch.ts:287
+  wire [9:0] refs30_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd30}; // texelFetch.ts:287
+  wire [9:0] refs30_sub = refs30 + refs30_add_6 - (refs30_add_11 + refs30_zext_13 + refs30_zext_14 + refs30_zext_15); // texelFetch.ts:288
+  wire victim_1_eq_31 = victim_1 == 5'd31; // texelFetch.ts:290
+  wire go_1_and_victim_1_eq_31 = go_1 & victim_1_eq_31; // texelFetch.ts:290
+  wire victim_eq_31 = victim == 5'd31; // texelFetch.ts:290
+  wire go_and_victim_eq_31 = go & victim_eq_31; // texelFetch.ts:290
+  wire fill_valid_and_fill_indices_deq_bits_eq_31 = fill_valid & fill_indices_deq_bits == 5'd31; // texelFetch.ts:296
+  wire [9:0] refs31_add = {9'd0, pass_and_needed & index_1 == 5'd31} + {9'd0, pass_and_needed_1 & index_3 == 5'd31}; // texelFetch.ts:286
+  wire [9:0] refs31_add_2 = refs31_add + {9'd0, pass_and_needed_2 & index_5 == 5'd31} + {9'd0, pass_and_needed_3 & index_7 == 5'd31}; // texelFetch.ts:286
+  wire [9:0] refs31_add_4 = refs31_add_2 + {9'd0, pass_and_needed_4 & index_9 == 5'd31} + {9'd0, pass_and_needed_5 & index_11 == 5'd31}; // texelFetch.ts:286
+  wire [9:0] refs31_add_6 = refs31_add_4 + {9'd0, pass_and_needed_6 & index_13 == 5'd31} + {9'd0, pass_and_needed_7 & index_15 == 5'd31}; // texelFetch.ts:286
+  wire [9:0] refs31_zext_8 = {9'd0, issue_and_ahead_deq_bits_needed_0 & ahead_deq_bits_index_0 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_zext_9 = {9'd0, issue_and_ahead_deq_bits_needed_1 & ahead_deq_bits_index_1 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_zext_10 = {9'd0, issue_and_ahead_deq_bits_needed_2 & ahead_deq_bits_index_2 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_zext_11 = {9'd0, issue_and_ahead_deq_bits_needed_3 & ahead_deq_bits_index_3 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_zext_12 = {9'd0, issue_and_ahead_deq_bits_needed_4 & ahead_deq_bits_index_4 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_add_11 = refs31_zext_8 + refs31_zext_9 + refs31_zext_10 + refs31_zext_11 + refs31_zext_12; // texelFetch.ts:287
+  wire [9:0] refs31_zext_13 = {9'd0, issue_and_ahead_deq_bits_needed_5 & ahead_deq_bits_index_5 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_zext_14 = {9'd0, issue_and_ahead_deq_bits_needed_6 & ahead_deq_bits_index_6 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_zext_15 = {9'd0, issue_and_ahead_deq_bits_needed_7 & ahead_deq_bits_index_7 == 5'd31}; // texelFetch.ts:287
+  wire [9:0] refs31_sub = refs31 + refs31_add_6 - (refs31_add_11 + refs31_zext_13 + refs31_zext_14 + refs31_zext_15); // texelFetch.ts:288
   wire fill_indices_enq_valid = toMemory; // texelFetch.ts:248
   wire [4:0] head_2 = head[20:16]; // multiPushQueue.ts:35
   wire [4:0] fill_indices_enq_bits = head_2; // texelFetch.ts:249
   wire fill_indices_deq_ready = fill_valid; // texelFetch.ts:284
-  wire [5:0] sum_zext = {3'd0, line_requests_tail}; // multiPushQueue.ts:28
-  wire [5:0] sum = sum_zext + 6'd1; // multiPushQueue.ts:28
+  wire [5:0] line_requests_tail_1 = {3'd0, line_requests_tail}; // multiPushQueue.ts:28
+  wire [5:0] sum = line_requests_tail_1 + 6'd1; // multiPushQueue.ts:28
   wire [5:0] line_requests_tail_mux_1 = 6'd8 <= sum ? sum - 6'd8 : sum; // multiPushQueue.ts:29
   wire [2:0] line_requests_tail_slice_1 = line_requests_tail_mux_1[2:0]; // multiPushQueue.ts:29
   wire [15:0] request_line_1 = line_9; // texelFetch.ts:241
   wire [4:0] request_index_1 = victim_1; // texelFetch.ts:242
   wire [20:0] bits = {request_index_1, request_line_1}; // multiPushQueue.ts:39
-  wire [5:0] sum_1 = sum_zext; // multiPushQueue.ts:28
+  wire [5:0] sum_1 = line_requests_tail_1; // multiPushQueue.ts:28
   wire [5:0] line_requests_slot0_sel_mux_1 = 6'd8 <= sum_1 ? sum_1 - 6'd8 : sum_1; // multiPushQueue.ts:29
-  wire [2:0] line_requests_slot0_sel_slice_1 = line_requests_slot0_sel_mux_1[2:0]; // multiPushQueue.ts:29
+  wire [2:0] sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 = line_requests_slot0_sel_mux_1[2:0]; // multiPushQueue.ts:29
   wire [15:0] request_line = line_8; // texelFetch.ts:241
   wire [4:0] request_index = victim; // texelFetch.ts:242
   wire [20:0] bits_1 = {request_index, request_line}; // multiPushQueue.ts:39
   wire [5:0] sum_2 = {3'd0, line_requests_head} + 6'd1; // multiPushQueue.ts:28
   wire [5:0] line_requests_head_mux = 6'd8 <= sum_2 ? sum_2 - 6'd8 : sum_2; // multiPushQueue.ts:29
-  wire [5:0] sum_3 = sum_zext + 6'd2; // multiPushQueue.ts:28
+  wire [5:0] sum_3 = line_requests_tail_1 + 6'd2; // multiPushQueue.ts:28
   wire [5:0] line_requests_tail_mux = 6'd8 <= sum_3 ? sum_3 - 6'd8 : sum_3; // multiPushQueue.ts:29
   wire [5:0] sum_4 = sum; // multiPushQueue.ts:28
   wire [2:0] line_requests_tail_mux_3 = go_1 ? line_requests_tail_mux[2:0] : go ? line_requests_tail_slice_1 : line_requests_tail; // multiPushQueue.ts:43
@@ -2221,7 +2415,7 @@ module TexelFetch_dae65776 (
   wire [7:0] ahead_enq_bits_pass_weights_2 = in_pass_weights_2; // texelFetch.ts:179
   wire [7:0] ahead_enq_bits_pass_weights_3 = in_pass_weights_3; // texelFetch.ts:179
   wire ahead_deq_ready = issue; // texelFetch.ts:271
-  wire [4:0] victim_pointer_mux_3 = go_1 ? (allocated31_sel_eq ? 5'd0 : victim_1 + 5'd1) : go ? (allocated31_sel_eq_1 ? 5'd0 : victim + 5'd1) : victim_pointer; // texelFetch.ts:180
+  wire [4:0] victim_pointer_mux_3 = go_1 ? (victim_1_eq_31 ? 5'd0 : victim_1 + 5'd1) : go ? (victim_eq_31 ? 5'd0 : victim + 5'd1) : victim_pointer; // texelFetch.ts:180
   wire [31:0] lookup_count_add_2 = {31'd0, needed} + {31'd0, needed_1} + {31'd0, needed_2} + {31'd0, needed_3}; // texelFetch.ts:314
   wire [31:0] lookup_count_add_5 = lookup_count_add_2 + {31'd0, needed_4} + {31'd0, needed_5} + {31'd0, needed_6}; // texelFetch.ts:314
   wire [31:0] hit_count_add_1 = {31'd0, needed & found} + {31'd0, needed_1 & found_1} + {31'd0, needed_2 & found_2}; // texelFetch.ts:314
@@ -2608,199 +2802,199 @@ module TexelFetch_dae65776 (
         allocated31 <= 1'd0; // texelFetch.ts:301
         present31 <= 1'd0; // texelFetch.ts:302
       end else begin // texelFetch.ts:80
-        if (allocated0_sel_and_32) allocated0 <= 1'd1; // texelFetch.ts:291
-        else if (allocated0_sel_and_33) allocated0 <= 1'd1; // texelFetch.ts:291
-        if (present0_sel_and) present0 <= 1'd1; // texelFetch.ts:297
-        else if (allocated0_sel_and_32) present0 <= 1'd0; // texelFetch.ts:292
-        else if (allocated0_sel_and_33) present0 <= 1'd0; // texelFetch.ts:292
-        if (allocated1_sel_and) allocated1 <= 1'd1; // texelFetch.ts:291
-        else if (allocated1_sel_and_1) allocated1 <= 1'd1; // texelFetch.ts:291
-        if (present1_sel_and) present1 <= 1'd1; // texelFetch.ts:297
-        else if (allocated1_sel_and) present1 <= 1'd0; // texelFetch.ts:292
-        else if (allocated1_sel_and_1) present1 <= 1'd0; // texelFetch.ts:292
-        if (allocated2_sel_and) allocated2 <= 1'd1; // texelFetch.ts:291
-        else if (allocated2_sel_and_1) allocated2 <= 1'd1; // texelFetch.ts:291
-        if (present2_sel_and) present2 <= 1'd1; // texelFetch.ts:297
-        else if (allocated2_sel_and) present2 <= 1'd0; // texelFetch.ts:292
-        else if (allocated2_sel_and_1) present2 <= 1'd0; // texelFetch.ts:292
-        if (allocated3_sel_and) allocated3 <= 1'd1; // texelFetch.ts:291
-        else if (allocated3_sel_and_1) allocated3 <= 1'd1; // texelFetch.ts:291
-        if (present3_sel_and) present3 <= 1'd1; // texelFetch.ts:297
-        else if (allocated3_sel_and) present3 <= 1'd0; // texelFetch.ts:292
-        else if (allocated3_sel_and_1) present3 <= 1'd0; // texelFetch.ts:292
-        if (allocated4_sel_and) allocated4 <= 1'd1; // texelFetch.ts:291
-        else if (allocated4_sel_and_1) allocated4 <= 1'd1; // texelFetch.ts:291
-        if (present4_sel_and) present4 <= 1'd1; // texelFetch.ts:297
-        else if (allocated4_sel_and) present4 <= 1'd0; // texelFetch.ts:292
-        else if (allocated4_sel_and_1) present4 <= 1'd0; // texelFetch.ts:292
-        if (allocated5_sel_and) allocated5 <= 1'd1; // texelFetch.ts:291
-        else if (allocated5_sel_and_1) allocated5 <= 1'd1; // texelFetch.ts:291
-        if (present5_sel_and) present5 <= 1'd1; // texelFetch.ts:297
-        else if (allocated5_sel_and) present5 <= 1'd0; // texelFetch.ts:292
-        else if (allocated5_sel_and_1) present5 <= 1'd0; // texelFetch.ts:292
-        if (allocated6_sel_and) allocated6 <= 1'd1; // texelFetch.ts:291
-        else if (allocated6_sel_and_1) allocated6 <= 1'd1; // texelFetch.ts:291
-        if (present6_sel_and) present6 <= 1'd1; // texelFetch.ts:297
-        else if (allocated6_sel_and) present6 <= 1'd0; // texelFetch.ts:292
-        else if (allocated6_sel_and_1) present6 <= 1'd0; // texelFetch.ts:292
-        if (allocated7_sel_and) allocated7 <= 1'd1; // texelFetch.ts:291
-        else if (allocated7_sel_and_1) allocated7 <= 1'd1; // texelFetch.ts:291
-        if (present7_sel_and) present7 <= 1'd1; // texelFetch.ts:297
-        else if (allocated7_sel_and) present7 <= 1'd0; // texelFetch.ts:292
-        else if (allocated7_sel_and_1) present7 <= 1'd0; // texelFetch.ts:292
-        if (allocated8_sel_and) allocated8 <= 1'd1; // texelFetch.ts:291
-        else if (allocated8_sel_and_1) allocated8 <= 1'd1; // texelFetch.ts:291
-        if (present8_sel_and) present8 <= 1'd1; // texelFetch.ts:297
-        else if (allocated8_sel_and) present8 <= 1'd0; // texelFetch.ts:292
-        else if (allocated8_sel_and_1) present8 <= 1'd0; // texelFetch.ts:292
-        if (allocated9_sel_and) allocated9 <= 1'd1; // texelFetch.ts:291
-        else if (allocated9_sel_and_1) allocated9 <= 1'd1; // texelFetch.ts:291
-        if (present9_sel_and) present9 <= 1'd1; // texelFetch.ts:297
-        else if (allocated9_sel_and) present9 <= 1'd0; // texelFetch.ts:292
-        else if (allocated9_sel_and_1) present9 <= 1'd0; // texelFetch.ts:292
-        if (allocated10_sel_and) allocated10 <= 1'd1; // texelFetch.ts:291
-        else if (allocated10_sel_and_1) allocated10 <= 1'd1; // texelFetch.ts:291
-        if (present10_sel_and) present10 <= 1'd1; // texelFetch.ts:297
-        else if (allocated10_sel_and) present10 <= 1'd0; // texelFetch.ts:292
-        else if (allocated10_sel_and_1) present10 <= 1'd0; // texelFetch.ts:292
-        if (allocated11_sel_and) allocated11 <= 1'd1; // texelFetch.ts:291
-        else if (allocated11_sel_and_1) allocated11 <= 1'd1; // texelFetch.ts:291
-        if (present11_sel_and) present11 <= 1'd1; // texelFetch.ts:297
-        else if (allocated11_sel_and) present11 <= 1'd0; // texelFetch.ts:292
-        else if (allocated11_sel_and_1) present11 <= 1'd0; // texelFetch.ts:292
-        if (allocated12_sel_and) allocated12 <= 1'd1; // texelFetch.ts:291
-        else if (allocated12_sel_and_1) allocated12 <= 1'd1; // texelFetch.ts:291
-        if (present12_sel_and) present12 <= 1'd1; // texelFetch.ts:297
-        else if (allocated12_sel_and) present12 <= 1'd0; // texelFetch.ts:292
-        else if (allocated12_sel_and_1) present12 <= 1'd0; // texelFetch.ts:292
-        if (allocated13_sel_and) allocated13 <= 1'd1; // texelFetch.ts:291
-        else if (allocated13_sel_and_1) allocated13 <= 1'd1; // texelFetch.ts:291
-        if (present13_sel_and) present13 <= 1'd1; // texelFetch.ts:297
-        else if (allocated13_sel_and) present13 <= 1'd0; // texelFetch.ts:292
-        else if (allocated13_sel_and_1) present13 <= 1'd0; // texelFetch.ts:292
-        if (allocated14_sel_and) allocated14 <= 1'd1; // texelFetch.ts:291
-        else if (allocated14_sel_and_1) allocated14 <= 1'd1; // texelFetch.ts:291
-        if (present14_sel_and) present14 <= 1'd1; // texelFetch.ts:297
-        else if (allocated14_sel_and) present14 <= 1'd0; // texelFetch.ts:292
-        else if (allocated14_sel_and_1) present14 <= 1'd0; // texelFetch.ts:292
-        if (allocated15_sel_and) allocated15 <= 1'd1; // texelFetch.ts:291
-        else if (allocated15_sel_and_1) allocated15 <= 1'd1; // texelFetch.ts:291
-        if (present15_sel_and) present15 <= 1'd1; // texelFetch.ts:297
-        else if (allocated15_sel_and) present15 <= 1'd0; // texelFetch.ts:292
-        else if (allocated15_sel_and_1) present15 <= 1'd0; // texelFetch.ts:292
-        if (allocated16_sel_and) allocated16 <= 1'd1; // texelFetch.ts:291
-        else if (allocated16_sel_and_1) allocated16 <= 1'd1; // texelFetch.ts:291
-        if (present16_sel_and) present16 <= 1'd1; // texelFetch.ts:297
-        else if (allocated16_sel_and) present16 <= 1'd0; // texelFetch.ts:292
-        else if (allocated16_sel_and_1) present16 <= 1'd0; // texelFetch.ts:292
-        if (allocated17_sel_and) allocated17 <= 1'd1; // texelFetch.ts:291
-        else if (allocated17_sel_and_1) allocated17 <= 1'd1; // texelFetch.ts:291
-        if (present17_sel_and) present17 <= 1'd1; // texelFetch.ts:297
-        else if (allocated17_sel_and) present17 <= 1'd0; // texelFetch.ts:292
-        else if (allocated17_sel_and_1) present17 <= 1'd0; // texelFetch.ts:292
-        if (allocated18_sel_and) allocated18 <= 1'd1; // texelFetch.ts:291
-        else if (allocated18_sel_and_1) allocated18 <= 1'd1; // texelFetch.ts:291
-        if (present18_sel_and) present18 <= 1'd1; // texelFetch.ts:297
-        else if (allocated18_sel_and) present18 <= 1'd0; // texelFetch.ts:292
-        else if (allocated18_sel_and_1) present18 <= 1'd0; // texelFetch.ts:292
-        if (allocated19_sel_and) allocated19 <= 1'd1; // texelFetch.ts:291
-        else if (allocated19_sel_and_1) allocated19 <= 1'd1; // texelFetch.ts:291
-        if (present19_sel_and) present19 <= 1'd1; // texelFetch.ts:297
-        else if (allocated19_sel_and) present19 <= 1'd0; // texelFetch.ts:292
-        else if (allocated19_sel_and_1) present19 <= 1'd0; // texelFetch.ts:292
-        if (allocated20_sel_and) allocated20 <= 1'd1; // texelFetch.ts:291
-        else if (allocated20_sel_and_1) allocated20 <= 1'd1; // texelFetch.ts:291
-        if (present20_sel_and) present20 <= 1'd1; // texelFetch.ts:297
-        else if (allocated20_sel_and) present20 <= 1'd0; // texelFetch.ts:292
-        else if (allocated20_sel_and_1) present20 <= 1'd0; // texelFetch.ts:292
-        if (allocated21_sel_and) allocated21 <= 1'd1; // texelFetch.ts:291
-        else if (allocated21_sel_and_1) allocated21 <= 1'd1; // texelFetch.ts:291
-        if (present21_sel_and) present21 <= 1'd1; // texelFetch.ts:297
-        else if (allocated21_sel_and) present21 <= 1'd0; // texelFetch.ts:292
-        else if (allocated21_sel_and_1) present21 <= 1'd0; // texelFetch.ts:292
-        if (allocated22_sel_and) allocated22 <= 1'd1; // texelFetch.ts:291
-        else if (allocated22_sel_and_1) allocated22 <= 1'd1; // texelFetch.ts:291
-        if (present22_sel_and) present22 <= 1'd1; // texelFetch.ts:297
-        else if (allocated22_sel_and) present22 <= 1'd0; // texelFetch.ts:292
-        else if (allocated22_sel_and_1) present22 <= 1'd0; // texelFetch.ts:292
-        if (allocated23_sel_and) allocated23 <= 1'd1; // texelFetch.ts:291
-        else if (allocated23_sel_and_1) allocated23 <= 1'd1; // texelFetch.ts:291
-        if (present23_sel_and) present23 <= 1'd1; // texelFetch.ts:297
-        else if (allocated23_sel_and) present23 <= 1'd0; // texelFetch.ts:292
-        else if (allocated23_sel_and_1) present23 <= 1'd0; // texelFetch.ts:292
-        if (allocated24_sel_and) allocated24 <= 1'd1; // texelFetch.ts:291
-        else if (allocated24_sel_and_1) allocated24 <= 1'd1; // texelFetch.ts:291
-        if (present24_sel_and) present24 <= 1'd1; // texelFetch.ts:297
-        else if (allocated24_sel_and) present24 <= 1'd0; // texelFetch.ts:292
-        else if (allocated24_sel_and_1) present24 <= 1'd0; // texelFetch.ts:292
-        if (allocated25_sel_and) allocated25 <= 1'd1; // texelFetch.ts:291
-        else if (allocated25_sel_and_1) allocated25 <= 1'd1; // texelFetch.ts:291
-        if (present25_sel_and) present25 <= 1'd1; // texelFetch.ts:297
-        else if (allocated25_sel_and) present25 <= 1'd0; // texelFetch.ts:292
-        else if (allocated25_sel_and_1) present25 <= 1'd0; // texelFetch.ts:292
-        if (allocated26_sel_and) allocated26 <= 1'd1; // texelFetch.ts:291
-        else if (allocated26_sel_and_1) allocated26 <= 1'd1; // texelFetch.ts:291
-        if (present26_sel_and) present26 <= 1'd1; // texelFetch.ts:297
-        else if (allocated26_sel_and) present26 <= 1'd0; // texelFetch.ts:292
-        else if (allocated26_sel_and_1) present26 <= 1'd0; // texelFetch.ts:292
-        if (allocated27_sel_and) allocated27 <= 1'd1; // texelFetch.ts:291
-        else if (allocated27_sel_and_1) allocated27 <= 1'd1; // texelFetch.ts:291
-        if (present27_sel_and) present27 <= 1'd1; // texelFetch.ts:297
-        else if (allocated27_sel_and) present27 <= 1'd0; // texelFetch.ts:292
-        else if (allocated27_sel_and_1) present27 <= 1'd0; // texelFetch.ts:292
-        if (allocated28_sel_and) allocated28 <= 1'd1; // texelFetch.ts:291
-        else if (allocated28_sel_and_1) allocated28 <= 1'd1; // texelFetch.ts:291
-        if (present28_sel_and) present28 <= 1'd1; // texelFetch.ts:297
-        else if (allocated28_sel_and) present28 <= 1'd0; // texelFetch.ts:292
-        else if (allocated28_sel_and_1) present28 <= 1'd0; // texelFetch.ts:292
-        if (allocated29_sel_and) allocated29 <= 1'd1; // texelFetch.ts:291
-        else if (allocated29_sel_and_1) allocated29 <= 1'd1; // texelFetch.ts:291
-        if (present29_sel_and) present29 <= 1'd1; // texelFetch.ts:297
-        else if (allocated29_sel_and) present29 <= 1'd0; // texelFetch.ts:292
-        else if (allocated29_sel_and_1) present29 <= 1'd0; // texelFetch.ts:292
-        if (allocated30_sel_and) allocated30 <= 1'd1; // texelFetch.ts:291
-        else if (allocated30_sel_and_1) allocated30 <= 1'd1; // texelFetch.ts:291
-        if (present30_sel_and) present30 <= 1'd1; // texelFetch.ts:297
-        else if (allocated30_sel_and) present30 <= 1'd0; // texelFetch.ts:292
-        else if (allocated30_sel_and_1) present30 <= 1'd0; // texelFetch.ts:292
-        if (allocated31_sel_and) allocated31 <= 1'd1; // texelFetch.ts:291
-        else if (allocated31_sel_and_1) allocated31 <= 1'd1; // texelFetch.ts:291
-        if (present31_sel_and) present31 <= 1'd1; // texelFetch.ts:297
-        else if (allocated31_sel_and) present31 <= 1'd0; // texelFetch.ts:292
-        else if (allocated31_sel_and_1) present31 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_0) allocated0 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_0) allocated0 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_0) present0 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_0) present0 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_0) present0 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_1) allocated1 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_1) allocated1 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_1) present1 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_1) present1 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_1) present1 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_2) allocated2 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_2) allocated2 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_2) present2 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_2) present2 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_2) present2 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_3) allocated3 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_3) allocated3 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_3) present3 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_3) present3 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_3) present3 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_4) allocated4 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_4) allocated4 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_4) present4 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_4) present4 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_4) present4 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_5) allocated5 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_5) allocated5 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_5) present5 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_5) present5 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_5) present5 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_6) allocated6 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_6) allocated6 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_6) present6 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_6) present6 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_6) present6 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_7) allocated7 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_7) allocated7 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_7) present7 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_7) present7 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_7) present7 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_8) allocated8 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_8) allocated8 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_8) present8 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_8) present8 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_8) present8 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_9) allocated9 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_9) allocated9 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_9) present9 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_9) present9 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_9) present9 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_10) allocated10 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_10) allocated10 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_10) present10 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_10) present10 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_10) present10 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_11) allocated11 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_11) allocated11 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_11) present11 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_11) present11 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_11) present11 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_12) allocated12 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_12) allocated12 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_12) present12 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_12) present12 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_12) present12 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_13) allocated13 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_13) allocated13 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_13) present13 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_13) present13 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_13) present13 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_14) allocated14 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_14) allocated14 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_14) present14 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_14) present14 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_14) present14 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_15) allocated15 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_15) allocated15 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_15) present15 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_15) present15 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_15) present15 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_16) allocated16 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_16) allocated16 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_16) present16 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_16) present16 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_16) present16 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_17) allocated17 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_17) allocated17 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_17) present17 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_17) present17 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_17) present17 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_18) allocated18 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_18) allocated18 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_18) present18 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_18) present18 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_18) present18 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_19) allocated19 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_19) allocated19 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_19) present19 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_19) present19 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_19) present19 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_20) allocated20 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_20) allocated20 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_20) present20 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_20) present20 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_20) present20 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_21) allocated21 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_21) allocated21 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_21) present21 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_21) present21 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_21) present21 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_22) allocated22 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_22) allocated22 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_22) present22 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_22) present22 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_22) present22 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_23) allocated23 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_23) allocated23 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_23) present23 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_23) present23 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_23) present23 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_24) allocated24 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_24) allocated24 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_24) present24 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_24) present24 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_24) present24 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_25) allocated25 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_25) allocated25 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_25) present25 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_25) present25 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_25) present25 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_26) allocated26 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_26) allocated26 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_26) present26 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_26) present26 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_26) present26 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_27) allocated27 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_27) allocated27 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_27) present27 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_27) present27 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_27) present27 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_28) allocated28 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_28) allocated28 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_28) present28 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_28) present28 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_28) present28 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_29) allocated29 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_29) allocated29 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_29) present29 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_29) present29 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_29) present29 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_30) allocated30 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_30) allocated30 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_30) present30 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_30) present30 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_30) present30 <= 1'd0; // texelFetch.ts:292
+        if (go_1_and_victim_1_eq_31) allocated31 <= 1'd1; // texelFetch.ts:291
+        else if (go_and_victim_eq_31) allocated31 <= 1'd1; // texelFetch.ts:291
+        if (fill_valid_and_fill_indices_deq_bits_eq_31) present31 <= 1'd1; // texelFetch.ts:297
+        else if (go_1_and_victim_1_eq_31) present31 <= 1'd0; // texelFetch.ts:292
+        else if (go_and_victim_eq_31) present31 <= 1'd0; // texelFetch.ts:292
       end
-      refs0 <= refs0 + refs0_add_6 - refs0_add_14; // texelFetch.ts:113
-      refs1 <= refs1 + refs1_add_6 - refs1_add_14; // texelFetch.ts:113
-      refs2 <= refs2 + refs2_add_6 - refs2_add_14; // texelFetch.ts:113
-      refs3 <= refs3 + refs3_add_6 - refs3_add_14; // texelFetch.ts:113
-      refs4 <= refs4 + refs4_add_6 - refs4_add_14; // texelFetch.ts:113
-      refs5 <= refs5 + refs5_add_6 - refs5_add_14; // texelFetch.ts:113
-      refs6 <= refs6 + refs6_add_6 - refs6_add_14; // texelFetch.ts:113
-      refs7 <= refs7 + refs7_add_6 - refs7_add_14; // texelFetch.ts:113
-      refs8 <= refs8 + refs8_add_6 - refs8_add_14; // texelFetch.ts:113
-      refs9 <= refs9 + refs9_add_6 - refs9_add_14; // texelFetch.ts:113
-      refs10 <= refs10 + refs10_add_6 - refs10_add_14; // texelFetch.ts:113
-      refs11 <= refs11 + refs11_add_6 - refs11_add_14; // texelFetch.ts:113
-      refs12 <= refs12 + refs12_add_6 - refs12_add_14; // texelFetch.ts:113
-      refs13 <= refs13 + refs13_add_6 - refs13_add_14; // texelFetch.ts:113
-      refs14 <= refs14 + refs14_add_6 - refs14_add_14; // texelFetch.ts:113
-      refs15 <= refs15 + refs15_add_6 - refs15_add_14; // texelFetch.ts:113
-      refs16 <= refs16 + refs16_add_6 - refs16_add_14; // texelFetch.ts:113
-      refs17 <= refs17 + refs17_add_6 - refs17_add_14; // texelFetch.ts:113
-      refs18 <= refs18 + refs18_add_6 - refs18_add_14; // texelFetch.ts:113
-      refs19 <= refs19 + refs19_add_6 - refs19_add_14; // texelFetch.ts:113
-      refs20 <= refs20 + refs20_add_6 - refs20_add_14; // texelFetch.ts:113
-      refs21 <= refs21 + refs21_add_6 - refs21_add_14; // texelFetch.ts:113
-      refs22 <= refs22 + refs22_add_6 - refs22_add_14; // texelFetch.ts:113
-      refs23 <= refs23 + refs23_add_6 - refs23_add_14; // texelFetch.ts:113
-      refs24 <= refs24 + refs24_add_6 - refs24_add_14; // texelFetch.ts:113
-      refs25 <= refs25 + refs25_add_6 - refs25_add_14; // texelFetch.ts:113
-      refs26 <= refs26 + refs26_add_6 - refs26_add_14; // texelFetch.ts:113
-      refs27 <= refs27 + refs27_add_6 - refs27_add_14; // texelFetch.ts:113
-      refs28 <= refs28 + refs28_add_6 - refs28_add_14; // texelFetch.ts:113
-      refs29 <= refs29 + refs29_add_6 - refs29_add_14; // texelFetch.ts:113
-      refs30 <= refs30 + refs30_add_6 - refs30_add_14; // texelFetch.ts:113
-      refs31 <= refs31 + refs31_add_6 - refs31_add_14; // texelFetch.ts:113
+      refs0 <= refs0_sub; // texelFetch.ts:113
+      refs1 <= refs1_sub; // texelFetch.ts:113
+      refs2 <= refs2_sub; // texelFetch.ts:113
+      refs3 <= refs3_sub; // texelFetch.ts:113
+      refs4 <= refs4_sub; // texelFetch.ts:113
+      refs5 <= refs5_sub; // texelFetch.ts:113
+      refs6 <= refs6_sub; // texelFetch.ts:113
+      refs7 <= refs7_sub; // texelFetch.ts:113
+      refs8 <= refs8_sub; // texelFetch.ts:113
+      refs9 <= refs9_sub; // texelFetch.ts:113
+      refs10 <= refs10_sub; // texelFetch.ts:113
+      refs11 <= refs11_sub; // texelFetch.ts:113
+      refs12 <= refs12_sub; // texelFetch.ts:113
+      refs13 <= refs13_sub; // texelFetch.ts:113
+      refs14 <= refs14_sub; // texelFetch.ts:113
+      refs15 <= refs15_sub; // texelFetch.ts:113
+      refs16 <= refs16_sub; // texelFetch.ts:113
+      refs17 <= refs17_sub; // texelFetch.ts:113
+      refs18 <= refs18_sub; // texelFetch.ts:113
+      refs19 <= refs19_sub; // texelFetch.ts:113
+      refs20 <= refs20_sub; // texelFetch.ts:113
+      refs21 <= refs21_sub; // texelFetch.ts:113
+      refs22 <= refs22_sub; // texelFetch.ts:113
+      refs23 <= refs23_sub; // texelFetch.ts:113
+      refs24 <= refs24_sub; // texelFetch.ts:113
+      refs25 <= refs25_sub; // texelFetch.ts:113
+      refs26 <= refs26_sub; // texelFetch.ts:113
+      refs27 <= refs27_sub; // texelFetch.ts:113
+      refs28 <= refs28_sub; // texelFetch.ts:113
+      refs29 <= refs29_sub; // texelFetch.ts:113
+      refs30 <= refs30_sub; // texelFetch.ts:113
+      refs31 <= refs31_sub; // texelFetch.ts:113
       line_requests_tail <= line_requests_tail_mux_3; // multiPushQueue.ts:25
       line_requests_count <= line_requests_count + ({3'd0, go} + {3'd0, go_1}) - {3'd0, toMemory}; // multiPushQueue.ts:26
       if (toMemory) line_requests_head <= line_requests_head_mux[2:0]; // multiPushQueue.ts:44
@@ -2838,118 +3032,118 @@ module TexelFetch_dae65776 (
   end
 
   always_ff @(posedge clk) begin
-    if (allocated0_sel_and_32) tag0 <= line_9; // texelFetch.ts:293
-    else if (allocated0_sel_and_33) tag0 <= line_8; // texelFetch.ts:293
-    if (present0_sel_and) data0 <= fill_data; // texelFetch.ts:298
-    if (allocated1_sel_and) tag1 <= line_9; // texelFetch.ts:293
-    else if (allocated1_sel_and_1) tag1 <= line_8; // texelFetch.ts:293
-    if (present1_sel_and) data1 <= fill_data; // texelFetch.ts:298
-    if (allocated2_sel_and) tag2 <= line_9; // texelFetch.ts:293
-    else if (allocated2_sel_and_1) tag2 <= line_8; // texelFetch.ts:293
-    if (present2_sel_and) data2 <= fill_data; // texelFetch.ts:298
-    if (allocated3_sel_and) tag3 <= line_9; // texelFetch.ts:293
-    else if (allocated3_sel_and_1) tag3 <= line_8; // texelFetch.ts:293
-    if (present3_sel_and) data3 <= fill_data; // texelFetch.ts:298
-    if (allocated4_sel_and) tag4 <= line_9; // texelFetch.ts:293
-    else if (allocated4_sel_and_1) tag4 <= line_8; // texelFetch.ts:293
-    if (present4_sel_and) data4 <= fill_data; // texelFetch.ts:298
-    if (allocated5_sel_and) tag5 <= line_9; // texelFetch.ts:293
-    else if (allocated5_sel_and_1) tag5 <= line_8; // texelFetch.ts:293
-    if (present5_sel_and) data5 <= fill_data; // texelFetch.ts:298
-    if (allocated6_sel_and) tag6 <= line_9; // texelFetch.ts:293
-    else if (allocated6_sel_and_1) tag6 <= line_8; // texelFetch.ts:293
-    if (present6_sel_and) data6 <= fill_data; // texelFetch.ts:298
-    if (allocated7_sel_and) tag7 <= line_9; // texelFetch.ts:293
-    else if (allocated7_sel_and_1) tag7 <= line_8; // texelFetch.ts:293
-    if (present7_sel_and) data7 <= fill_data; // texelFetch.ts:298
-    if (allocated8_sel_and) tag8 <= line_9; // texelFetch.ts:293
-    else if (allocated8_sel_and_1) tag8 <= line_8; // texelFetch.ts:293
-    if (present8_sel_and) data8 <= fill_data; // texelFetch.ts:298
-    if (allocated9_sel_and) tag9 <= line_9; // texelFetch.ts:293
-    else if (allocated9_sel_and_1) tag9 <= line_8; // texelFetch.ts:293
-    if (present9_sel_and) data9 <= fill_data; // texelFetch.ts:298
-    if (allocated10_sel_and) tag10 <= line_9; // texelFetch.ts:293
-    else if (allocated10_sel_and_1) tag10 <= line_8; // texelFetch.ts:293
-    if (present10_sel_and) data10 <= fill_data; // texelFetch.ts:298
-    if (allocated11_sel_and) tag11 <= line_9; // texelFetch.ts:293
-    else if (allocated11_sel_and_1) tag11 <= line_8; // texelFetch.ts:293
-    if (present11_sel_and) data11 <= fill_data; // texelFetch.ts:298
-    if (allocated12_sel_and) tag12 <= line_9; // texelFetch.ts:293
-    else if (allocated12_sel_and_1) tag12 <= line_8; // texelFetch.ts:293
-    if (present12_sel_and) data12 <= fill_data; // texelFetch.ts:298
-    if (allocated13_sel_and) tag13 <= line_9; // texelFetch.ts:293
-    else if (allocated13_sel_and_1) tag13 <= line_8; // texelFetch.ts:293
-    if (present13_sel_and) data13 <= fill_data; // texelFetch.ts:298
-    if (allocated14_sel_and) tag14 <= line_9; // texelFetch.ts:293
-    else if (allocated14_sel_and_1) tag14 <= line_8; // texelFetch.ts:293
-    if (present14_sel_and) data14 <= fill_data; // texelFetch.ts:298
-    if (allocated15_sel_and) tag15 <= line_9; // texelFetch.ts:293
-    else if (allocated15_sel_and_1) tag15 <= line_8; // texelFetch.ts:293
-    if (present15_sel_and) data15 <= fill_data; // texelFetch.ts:298
-    if (allocated16_sel_and) tag16 <= line_9; // texelFetch.ts:293
-    else if (allocated16_sel_and_1) tag16 <= line_8; // texelFetch.ts:293
-    if (present16_sel_and) data16 <= fill_data; // texelFetch.ts:298
-    if (allocated17_sel_and) tag17 <= line_9; // texelFetch.ts:293
-    else if (allocated17_sel_and_1) tag17 <= line_8; // texelFetch.ts:293
-    if (present17_sel_and) data17 <= fill_data; // texelFetch.ts:298
-    if (allocated18_sel_and) tag18 <= line_9; // texelFetch.ts:293
-    else if (allocated18_sel_and_1) tag18 <= line_8; // texelFetch.ts:293
-    if (present18_sel_and) data18 <= fill_data; // texelFetch.ts:298
-    if (allocated19_sel_and) tag19 <= line_9; // texelFetch.ts:293
-    else if (allocated19_sel_and_1) tag19 <= line_8; // texelFetch.ts:293
-    if (present19_sel_and) data19 <= fill_data; // texelFetch.ts:298
-    if (allocated20_sel_and) tag20 <= line_9; // texelFetch.ts:293
-    else if (allocated20_sel_and_1) tag20 <= line_8; // texelFetch.ts:293
-    if (present20_sel_and) data20 <= fill_data; // texelFetch.ts:298
-    if (allocated21_sel_and) tag21 <= line_9; // texelFetch.ts:293
-    else if (allocated21_sel_and_1) tag21 <= line_8; // texelFetch.ts:293
-    if (present21_sel_and) data21 <= fill_data; // texelFetch.ts:298
-    if (allocated22_sel_and) tag22 <= line_9; // texelFetch.ts:293
-    else if (allocated22_sel_and_1) tag22 <= line_8; // texelFetch.ts:293
-    if (present22_sel_and) data22 <= fill_data; // texelFetch.ts:298
-    if (allocated23_sel_and) tag23 <= line_9; // texelFetch.ts:293
-    else if (allocated23_sel_and_1) tag23 <= line_8; // texelFetch.ts:293
-    if (present23_sel_and) data23 <= fill_data; // texelFetch.ts:298
-    if (allocated24_sel_and) tag24 <= line_9; // texelFetch.ts:293
-    else if (allocated24_sel_and_1) tag24 <= line_8; // texelFetch.ts:293
-    if (present24_sel_and) data24 <= fill_data; // texelFetch.ts:298
-    if (allocated25_sel_and) tag25 <= line_9; // texelFetch.ts:293
-    else if (allocated25_sel_and_1) tag25 <= line_8; // texelFetch.ts:293
-    if (present25_sel_and) data25 <= fill_data; // texelFetch.ts:298
-    if (allocated26_sel_and) tag26 <= line_9; // texelFetch.ts:293
-    else if (allocated26_sel_and_1) tag26 <= line_8; // texelFetch.ts:293
-    if (present26_sel_and) data26 <= fill_data; // texelFetch.ts:298
-    if (allocated27_sel_and) tag27 <= line_9; // texelFetch.ts:293
-    else if (allocated27_sel_and_1) tag27 <= line_8; // texelFetch.ts:293
-    if (present27_sel_and) data27 <= fill_data; // texelFetch.ts:298
-    if (allocated28_sel_and) tag28 <= line_9; // texelFetch.ts:293
-    else if (allocated28_sel_and_1) tag28 <= line_8; // texelFetch.ts:293
-    if (present28_sel_and) data28 <= fill_data; // texelFetch.ts:298
-    if (allocated29_sel_and) tag29 <= line_9; // texelFetch.ts:293
-    else if (allocated29_sel_and_1) tag29 <= line_8; // texelFetch.ts:293
-    if (present29_sel_and) data29 <= fill_data; // texelFetch.ts:298
-    if (allocated30_sel_and) tag30 <= line_9; // texelFetch.ts:293
-    else if (allocated30_sel_and_1) tag30 <= line_8; // texelFetch.ts:293
-    if (present30_sel_and) data30 <= fill_data; // texelFetch.ts:298
-    if (allocated31_sel_and) tag31 <= line_9; // texelFetch.ts:293
-    else if (allocated31_sel_and_1) tag31 <= line_8; // texelFetch.ts:293
-    if (present31_sel_and) data31 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_0) tag0 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_0) tag0 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_0) data0 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_1) tag1 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_1) tag1 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_1) data1 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_2) tag2 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_2) tag2 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_2) data2 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_3) tag3 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_3) tag3 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_3) data3 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_4) tag4 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_4) tag4 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_4) data4 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_5) tag5 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_5) tag5 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_5) data5 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_6) tag6 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_6) tag6 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_6) data6 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_7) tag7 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_7) tag7 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_7) data7 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_8) tag8 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_8) tag8 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_8) data8 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_9) tag9 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_9) tag9 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_9) data9 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_10) tag10 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_10) tag10 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_10) data10 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_11) tag11 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_11) tag11 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_11) data11 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_12) tag12 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_12) tag12 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_12) data12 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_13) tag13 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_13) tag13 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_13) data13 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_14) tag14 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_14) tag14 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_14) data14 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_15) tag15 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_15) tag15 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_15) data15 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_16) tag16 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_16) tag16 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_16) data16 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_17) tag17 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_17) tag17 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_17) data17 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_18) tag18 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_18) tag18 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_18) data18 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_19) tag19 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_19) tag19 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_19) data19 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_20) tag20 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_20) tag20 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_20) data20 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_21) tag21 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_21) tag21 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_21) data21 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_22) tag22 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_22) tag22 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_22) data22 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_23) tag23 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_23) tag23 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_23) data23 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_24) tag24 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_24) tag24 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_24) data24 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_25) tag25 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_25) tag25 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_25) data25 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_26) tag26 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_26) tag26 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_26) data26 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_27) tag27 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_27) tag27 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_27) data27 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_28) tag28 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_28) tag28 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_28) data28 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_29) tag29 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_29) tag29 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_29) data29 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_30) tag30 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_30) tag30 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_30) data30 <= fill_data; // texelFetch.ts:298
+    if (go_1_and_victim_1_eq_31) tag31 <= line_9; // texelFetch.ts:293
+    else if (go_and_victim_eq_31) tag31 <= line_8; // texelFetch.ts:293
+    if (fill_valid_and_fill_indices_deq_bits_eq_31) data31 <= fill_data; // texelFetch.ts:298
     if (go_1 & line_requests_tail_slice_1 == 3'd0) line_requests_slot0 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd0) line_requests_slot0 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd0) line_requests_slot0 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd1) line_requests_slot1 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd1) line_requests_slot1 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd1) line_requests_slot1 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd2) line_requests_slot2 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd2) line_requests_slot2 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd2) line_requests_slot2 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd3) line_requests_slot3 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd3) line_requests_slot3 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd3) line_requests_slot3 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd4) line_requests_slot4 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd4) line_requests_slot4 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd4) line_requests_slot4 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd5) line_requests_slot5 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd5) line_requests_slot5 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd5) line_requests_slot5 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd6) line_requests_slot6 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd6) line_requests_slot6 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd6) line_requests_slot6 <= bits_1; // multiPushQueue.ts:40
     if (go_1 & line_requests_tail_slice_1 == 3'd7) line_requests_slot7 <= bits; // multiPushQueue.ts:40
-    else if (go & line_requests_slot0_sel_slice_1 == 3'd7) line_requests_slot7 <= bits_1; // multiPushQueue.ts:40
+    else if (go & sum_1_minus_8_if_8_le_sum_1_else_sum_1_bits_2_0 == 3'd7) line_requests_slot7 <= bits_1; // multiPushQueue.ts:40
     if (!pass && in_valid) begin // texelFetch.ts:160
       index0 <= index_1; // texelFetch.ts:170
       index1 <= index_3; // texelFetch.ts:170

@@ -27,23 +27,27 @@ module TextureCache_lines4_ports2_tagBits20 (
   logic [19:0] tag3; // textureCache.ts:50
   logic [127:0] line3; // textureCache.ts:51
 
-  wire hit_0_and = valid0 & tag0 == lookup_0; // textureCache.ts:63
-  wire hit_0_and_1 = valid1 & tag1 == lookup_0; // textureCache.ts:63
-  wire hit_0_and_2 = valid2 & tag2 == lookup_0; // textureCache.ts:63
-  wire hit_0_and_3 = valid3 & tag3 == lookup_0; // textureCache.ts:63
-  assign hit_0 = hit_0_and | hit_0_and_1 | hit_0_and_2 | hit_0_and_3; // textureCache.ts:64
-  wire hit_1_and = valid0 & tag0 == lookup_1; // textureCache.ts:63
-  wire hit_1_and_1 = valid1 & tag1 == lookup_1; // textureCache.ts:63
-  wire hit_1_and_2 = valid2 & tag2 == lookup_1; // textureCache.ts:63
-  wire hit_1_and_3 = valid3 & tag3 == lookup_1; // textureCache.ts:63
-  assign hit_1 = hit_1_and | hit_1_and_1 | hit_1_and_2 | hit_1_and_3; // textureCache.ts:64
-  assign data_0 = hit_0_and_3 ? line3 : hit_0_and_2 ? line2 : hit_0_and_1 ? line1 : hit_0_and ? line0 : 128'd0; // textureCache.ts:66
-  assign data_1 = hit_1_and_3 ? line3 : hit_1_and_2 ? line2 : hit_1_and_1 ? line1 : hit_1_and ? line0 : 128'd0; // textureCache.ts:66
-  wire victim_eq = victim == 2'd3; // textureCache.ts:60
+  wire valid0_and_tag0_eq_lookup_0 = valid0 & tag0 == lookup_0; // textureCache.ts:63
+  wire valid1_and_tag1_eq_lookup_0 = valid1 & tag1 == lookup_0; // textureCache.ts:63
+  wire valid2_and_tag2_eq_lookup_0 = valid2 & tag2 == lookup_0; // textureCache.ts:63
+  wire hit_0_or_1 = valid0_and_tag0_eq_lookup_0 | valid1_and_tag1_eq_lookup_0 | valid2_and_tag2_eq_lookup_0; // textureCache.ts:64
+  wire valid3_and_tag3_eq_lookup_0 = valid3 & tag3 == lookup_0; // textureCache.ts:63
+  assign hit_0 = hit_0_or_1 | valid3_and_tag3_eq_lookup_0; // textureCache.ts:64
+  wire valid0_and_tag0_eq_lookup_1 = valid0 & tag0 == lookup_1; // textureCache.ts:63
+  wire valid1_and_tag1_eq_lookup_1 = valid1 & tag1 == lookup_1; // textureCache.ts:63
+  wire valid2_and_tag2_eq_lookup_1 = valid2 & tag2 == lookup_1; // textureCache.ts:63
+  wire hit_1_or_1 = valid0_and_tag0_eq_lookup_1 | valid1_and_tag1_eq_lookup_1 | valid2_and_tag2_eq_lookup_1; // textureCache.ts:64
+  wire valid3_and_tag3_eq_lookup_1 = valid3 & tag3 == lookup_1; // textureCache.ts:63
+  assign hit_1 = hit_1_or_1 | valid3_and_tag3_eq_lookup_1; // textureCache.ts:64
+  wire [127:0] data_0_mux_1 = valid1_and_tag1_eq_lookup_0 ? line1 : valid0_and_tag0_eq_lookup_0 ? line0 : 128'd0; // textureCache.ts:66
+  assign data_0 = valid3_and_tag3_eq_lookup_0 ? line3 : valid2_and_tag2_eq_lookup_0 ? line2 : data_0_mux_1; // textureCache.ts:66
+  wire [127:0] data_1_mux_1 = valid1_and_tag1_eq_lookup_1 ? line1 : valid0_and_tag0_eq_lookup_1 ? line0 : 128'd0; // textureCache.ts:66
+  assign data_1 = valid3_and_tag3_eq_lookup_1 ? line3 : valid2_and_tag2_eq_lookup_1 ? line2 : data_1_mux_1; // textureCache.ts:66
+  wire victim_eq_3 = victim == 2'd3; // textureCache.ts:60
   wire chosen = fill_valid & victim == 2'd0; // textureCache.ts:47
   wire chosen_1 = fill_valid & victim == 2'd1; // textureCache.ts:47
   wire chosen_2 = fill_valid & victim == 2'd2; // textureCache.ts:47
-  wire chosen_3 = fill_valid & victim_eq; // textureCache.ts:47
+  wire chosen_3 = fill_valid & victim_eq_3; // textureCache.ts:47
 
 `ifndef SYNTHESIS
   initial begin
@@ -71,7 +75,7 @@ module TextureCache_lines4_ports2_tagBits20 (
       valid2 <= 1'd0; // textureCache.ts:49
       valid3 <= 1'd0; // textureCache.ts:49
     end else begin
-      if (fill_valid) victim <= victim_eq ? 2'd0 : victim + 2'd1; // textureCache.ts:60
+      if (fill_valid) victim <= victim_eq_3 ? 2'd0 : victim + 2'd1; // textureCache.ts:60
       if (flush) begin // textureCache.ts:25
         valid0 <= 1'd0; // textureCache.ts:56
         valid1 <= 1'd0; // textureCache.ts:56

@@ -32,8 +32,8 @@ module TextureMemory_init_d4835ec1_readLatency4 (
   assign read_resp_data = read_valid_d4 ? line_d3 : 128'd0; // textureMemory.ts:68
   wire [18:0] end_ = {1'd0, load_waddr} + 19'd1; // textureMemory.ts:51
   wire [127:0] line = {loaded3 ? rdata_3 : 32'd0, loaded2 ? rdata_2 : 32'd0, loaded1 ? rdata_1 : 32'd0, loaded0 ? rdata : 32'd0}; // textureMemory.ts:63
-  wire [15:0] _slice = load_waddr[17:2]; // textureMemory.ts:58
-  wire [1:0] _slice_1 = load_waddr[1:0]; // textureMemory.ts:58
+  wire [15:0] load_waddr_bits_17_2 = load_waddr[17:2]; // textureMemory.ts:58
+  wire [1:0] load_waddr_bits_1_0 = load_waddr[1:0]; // textureMemory.ts:58
 
 `ifndef SYNTHESIS
   initial begin
@@ -91,7 +91,7 @@ module TextureMemory_init_d4835ec1_readLatency4 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (load_we & _slice_1 == 2'd0) bank0[_slice] <= load_wdata;
+    if (load_we & load_waddr_bits_1_0 == 2'd0) bank0[load_waddr_bits_17_2] <= load_wdata;
   end
   always_ff @(posedge clk) rdata <= bank0[read_req_line];
 
@@ -103,7 +103,7 @@ module TextureMemory_init_d4835ec1_readLatency4 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (load_we & _slice_1 == 2'd1) bank1[_slice] <= load_wdata;
+    if (load_we & load_waddr_bits_1_0 == 2'd1) bank1[load_waddr_bits_17_2] <= load_wdata;
   end
   always_ff @(posedge clk) rdata_1 <= bank1[read_req_line];
 
@@ -115,7 +115,7 @@ module TextureMemory_init_d4835ec1_readLatency4 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (load_we & _slice_1 == 2'd2) bank2[_slice] <= load_wdata;
+    if (load_we & load_waddr_bits_1_0 == 2'd2) bank2[load_waddr_bits_17_2] <= load_wdata;
   end
   always_ff @(posedge clk) rdata_2 <= bank2[read_req_line];
 
@@ -127,7 +127,7 @@ module TextureMemory_init_d4835ec1_readLatency4 (
   end
 `endif
   always_ff @(posedge clk) begin
-    if (load_we & _slice_1 == 2'd3) bank3[_slice] <= load_wdata;
+    if (load_we & load_waddr_bits_1_0 == 2'd3) bank3[load_waddr_bits_17_2] <= load_wdata;
   end
   always_ff @(posedge clk) rdata_3 <= bank3[read_req_line];
 endmodule

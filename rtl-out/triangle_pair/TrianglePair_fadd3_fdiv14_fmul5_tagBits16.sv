@@ -624,10 +624,10 @@ module TrianglePair_fadd3_fdiv14_fmul5_tagBits16 (
   wire culled_1 = one_sided_d45[1] & (fcmp5_flags == 2'd3 & cullBack_1 | fcmp5_flags == 2'd2 & cullFront_1); // queryAccept.ts:36
   wire best_valid_q_and_9 = active_d45[1] & (lane1_hit & inInterval_1 & mask_1 != 8'd0 & ~culled_1); // trianglePair.ts:125
   wire newValid = best_valid_d45 | best_valid_q_and_4 | best_valid_q_and_9; // trianglePair.ts:136
-  wire take0_not = ~best_valid_d45; // trianglePair.ts:133
-  wire take0_or = take0_not | (fcmp6_flags == 2'd3 | fcmp6_flags == 2'd0 & index0_d45 < best_index_d45); // trianglePair.ts:133
+  wire not_best_valid_d45 = ~best_valid_d45; // trianglePair.ts:133
+  wire take0_or = not_best_valid_d45 | (fcmp6_flags == 2'd3 | fcmp6_flags == 2'd0 & index0_d45 < best_index_d45); // trianglePair.ts:133
   wire take0 = best_valid_q_and_4 & take0_or; // trianglePair.ts:133
-  wire beatsIncoming1 = take0_not | (fcmp7_flags == 2'd3 | fcmp7_flags == 2'd0 & index1_d45 < best_index_d45); // trianglePair.ts:134
+  wire beatsIncoming1 = not_best_valid_d45 | (fcmp7_flags == 2'd3 | fcmp7_flags == 2'd0 & index1_d45 < best_index_d45); // trianglePair.ts:134
   wire take1_mux = take0 ? fcmp8_flags == 2'd3 | fcmp8_flags == 2'd0 & index1_d45 < index0_d45 : beatsIncoming1; // trianglePair.ts:135
   wire take1 = best_valid_q_and_9 & take1_mux; // trianglePair.ts:135
   wire [31:0] flags_2 = flags; // queryAccept.ts:8
