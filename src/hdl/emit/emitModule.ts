@@ -1,7 +1,7 @@
 // Prints one netlist module as readable SystemVerilog: named nets, inlined single-use expressions, if/case processes.
 import { basename } from 'node:path';
 import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Reg, SourceLoc } from '../ir/netlist.ts';
-import { cellInputs, edgeOf, moduleClocks, propertyNets } from '../ir/netlist.ts';
+import { cellInputs, edgeOf, moduleClocks, netReaderCounts, propertyNets } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
 import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
@@ -80,30 +80,24 @@ class ModuleEmitter {
   ) {
     this.ids = new IdentifierMap(moduleClocks(mod).map((c) => c.name));
     for (const p of mod.ports) this.name(p);
-    this.readers = mod.nets.map(() => 0);
     this.refs = mod.nets.map(() => 0);
     for (const c of mod.cells) {
       this.driver.set(c.out, c);
       // A named net keeps its name even when constant: only unnamed constants print as literals.
       if (c.op === 'const' && this.net(c.out).synthesized) this.consts.set(c.out, c.value);
-      for (const i of cellInputs(c)) this.readers[i]!++;
       if (c.op === 'slice' || c.op === 'sext' || (c.op === 'redxor' && mod.nets[c.a]!.width > 64)) this.needsName.add(c.a);
     }
     this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.text(id).s, flag: (id) => operandOf(this.text(id)), zeroExtended: (id) => zeroExtendedFrom(this.driver, id) };
-    for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach((x) => x !== undefined && this.readers[x]!++);
+    this.readers = netReaderCounts(mod, (mask) => writeMaskOf(this.names, mask));
     // A reset is printed by name (an asynchronous one in the event control, where only a name may stand).
     for (const r of mod.regs) if (r.reset) this.needsName.add(r.reset.net);
     for (const m of mod.memories) {
-      for (const p of m.readPorts) [p.addr, p.en].forEach((x) => x !== undefined && this.readers[x]!++);
       for (const p of m.writePorts) {
-        const mask = p.mask === undefined ? undefined : writeMaskOf(this.names, p.mask);
-        [p.addr, p.data, p.en, mask].forEach((x) => x !== undefined && this.readers[x]!++);
         this.needsName.add(p.addr);
-        if (mask !== undefined) [mask, p.data].forEach((x) => this.needsName.add(x));
+        if (p.mask !== undefined) [writeMaskOf(this.names, p.mask), p.data].forEach((x) => this.needsName.add(x));
       }
       for (const p of m.readPorts) this.needsName.add(p.addr);
     }
-    for (const i of mod.instances) for (const n of Object.values(i.inputs)) this.readers[n]!++;
     this.trees = new DecisionTrees(mod, this.readers);
     this.enums = enumIdentifiers(this.ids);
     this.usage = new BitUsage(mod.nets);

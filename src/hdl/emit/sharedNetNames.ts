@@ -1,7 +1,7 @@
 // Names for the nets lowering made up that several readers share: after their own operands and operator
 // (`frame_state_eq_idle`, `patchDone_and_last`), not after their first reader (`frame_done_eq`).
 import type { Cell, EnumInfo, ModuleIR, Net, NetId } from '../ir/netlist.ts';
-import { cellInputs, moduleClocks, propertyNets } from '../ir/netlist.ts';
+import { moduleClocks, netReaderCounts } from '../ir/netlist.ts';
 
 /** Longest name made from an expression; a longer one keeps the name lowering gave. */
 export const NAME_LIMIT = 56;
@@ -44,18 +44,8 @@ interface Spelled {
  */
 export function nameSharedNets(mod: ModuleIR): ModuleIR {
   const driver = new Map<NetId, Cell>();
-  const readers = mod.nets.map(() => 0);
-  for (const c of mod.cells) {
-    driver.set(c.out, c);
-    for (const i of cellInputs(c)) readers[i]!++;
-  }
-  for (const r of mod.regs) for (const x of [r.d, r.en, r.reset?.net]) if (x !== undefined) readers[x]!++;
-  for (const m of mod.memories) {
-    for (const p of m.readPorts) for (const x of [p.addr, p.en]) if (x !== undefined) readers[x]!++;
-    for (const p of m.writePorts) for (const x of [p.addr, p.data, p.en, p.mask]) if (x !== undefined) readers[x]!++;
-  }
-  for (const i of mod.instances) for (const n of Object.values(i.inputs)) readers[n]!++;
-  for (const p of mod.properties ?? []) for (const n of propertyNets(p)) readers[n]!++;
+  for (const c of mod.cells) driver.set(c.out, c);
+  const readers = netReaderCounts(mod);
 
   const shared = (n: Net): boolean => {
     const c = driver.get(n.id);

@@ -379,6 +379,27 @@ export function cellInputs(cell: Cell): NetId[] {
   }
 }
 
+/**
+ * How many places read each net: cell operands, register inputs, memory ports, instance inputs and
+ * properties. `maskNet` maps a write port's mask to the net that is read in its place (an emitter that
+ * prints a zero-extended mask by its narrower source counts that source).
+ */
+export function netReaderCounts(mod: ModuleIR, maskNet: (mask: NetId) => NetId = (m) => m): number[] {
+  const readers = mod.nets.map(() => 0);
+  const read = (x: NetId | undefined) => {
+    if (x !== undefined) readers[x]!++;
+  };
+  for (const c of mod.cells) cellInputs(c).forEach(read);
+  for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach(read);
+  for (const m of mod.memories) {
+    for (const p of m.readPorts) [p.addr, p.en].forEach(read);
+    for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask === undefined ? undefined : maskNet(p.mask)].forEach(read);
+  }
+  for (const i of mod.instances) Object.values(i.inputs).forEach(read);
+  for (const p of mod.properties ?? []) propertyNets(p).forEach(read);
+  return readers;
+}
+
 /** Builds a cell from its operands in `cellInputs` order (the inverse of `cellInputs`). */
 export function cellFromOperands(op: Exclude<CellOp, 'const'>, out: NetId, args: readonly NetId[], lo = 0): Cell {
   switch (op) {
