@@ -77,6 +77,8 @@ export async function checkSvEquivalence(
       'opt_clean',
       'async2sync',
       'dffunmap',
+      // Bit-level gates: a SAT problem for one bit then holds that bit's cone, not every bit of a wide word's cells.
+      'simplemap',
       `rename ${top} ${name}`,
       `design -stash ${name}`,
     );
