@@ -24,12 +24,12 @@ const STEPS: readonly Step[] = [
   {
     name: 'designs',
     what: 'random eDSL designs: 20,000 on js/wasm, 2,500 on Verilator and Icarus',
-    command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.2' : '10', SEED: String(seed) } }),
+    command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.2' : '10', RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
     name: 'full-size',
-    what: 'the test files CI runs smaller (test/scale.ts) at their full size: the BVH8 IC system (default scene 32x24, 16 random scenes, the bunny at 32 and 16 slots, lint at 64 slots with 6-bit thread ids, one whole cosim scene), the BVH IC system (64x48 frames, 24 random scenes), the GPU in lockstep with Icarus at 8x6 and with 32 IC cores, every packaged example on every engine',
-    command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/bvh8IcCore.test.ts', 'test/gpu/bvhIcCore.test.ts', 'test/gpu/gpuCosim.test.ts', 'test/gpu/gpuTop.test.ts', 'test/package/package.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
+    what: 'the test files CI runs smaller (test/scale.ts) at their full size: the BVH8 IC system (default scene 32x24, 16 random scenes, the bunny at 32 and 16 slots, lint at 64 slots with 6-bit thread ids, one whole cosim scene), the BVH IC system (64x48 frames, 24 random scenes), the GPU in lockstep with Icarus at 8x6 and with 32 IC cores, the BVH8 GPU in lockstep with Icarus too, every packaged example on every engine',
+    command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/bvh8IcCore.test.ts', 'test/gpu/bvhIcCore.test.ts', 'test/gpu/gpuCosim.test.ts', 'test/gpu/gpuTop.test.ts', 'test/gpu/gpuBvh8.test.ts', 'test/package/package.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
     name: 'handoff',
@@ -43,7 +43,7 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'gates',
-    what: "Yosys' gate-level netlists against the TS simulator, the IC and BVH IC systems included (CI leaves them out: about 300 s), the RT core, float divider and main memory for twice CI's cycles",
+    what: "Yosys' gate-level netlists against the TS simulator, the RT core and the IC and BVH IC systems included (CI leaves them out: about 450 s), the float divider and main memory for twice CI's cycles",
     command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/synth/postSynthCosim.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {

@@ -9,20 +9,24 @@ import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { batchOfRandom, randomDesignArb, reproductionFile } from './randomDesign.ts';
 import { batchOfClocked, clockTimings, clockedReproductionFile, randomClockedDesignArb } from './randomClockedDesign.ts';
+import { ciOrSoak } from '../scale.ts';
 import { firstClockedDisagreement, firstDisagreement } from './designAgreement.ts';
 
 const seed = seedFromEnv();
 console.log(`randomDesignsExternal.test seed=${seed} (rerun with SEED=${seed})`);
 
-/** Designs per run: 250 in CI, two builds of about 50 s each (RTGPU_DESIGNS scales it, as the js/wasm count: the soak runs 2,500). */
-const scale = Number(process.env.RTGPU_DESIGNS ?? 1);
-const EXTERNAL_DESIGNS = Math.round(250 * scale);
+/**
+ * Designs per run: 125 in CI, one build of about 50 s, twice that in the soak (RTGPU_SOAK=1); RTGPU_DESIGNS scales
+ * both, as it scales the js/wasm count (the soak's designs step runs 2,500).
+ */
+const scale = Number(process.env.RTGPU_DESIGNS ?? 1) * ciOrSoak(1, 2);
+const EXTERNAL_DESIGNS = Math.round(125 * scale);
 const BATCH = 125;
 const CYCLES = 40;
 /** A batch takes vvp seconds per request: one that stops answering is an error naming the seed, not a stuck worker. */
 const ICARUS_TIMEOUT_SECONDS = 300;
-/** Designs with declared clocks per run: 100 in CI, in batches sharing the clocks c0 … at one random timing each. */
-const CLOCKED_DESIGNS = Math.round(100 * scale);
+/** Designs with declared clocks per run: 50 in CI (100 × RTGPU_DESIGNS in the soak), in batches sharing the clocks c0 … at one random timing each. */
+const CLOCKED_DESIGNS = Math.round(50 * scale);
 const CLOCKED_BATCH = 50;
 const CLOCKED_INSTANTS = 80;
 
