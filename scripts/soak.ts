@@ -28,8 +28,8 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'full-size',
-    what: 'the test files CI runs smaller (test/scale.ts) at their full size: the BVH8 IC system (default scene 32x24, 16 random scenes, the bunny at 32 and 16 slots, lint at 64 slots with 6-bit thread ids, one whole cosim scene), the BVH IC system (64x48 frames, 24 random scenes), the GPU in lockstep with Icarus at 8x6 and with 32 IC cores, the BVH8 GPU in lockstep with Icarus too, every packaged example on every engine',
-    command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/bvh8IcCore.test.ts', 'test/gpu/bvhIcCore.test.ts', 'test/gpu/gpuCosim.test.ts', 'test/gpu/gpuTop.test.ts', 'test/gpu/gpuBvh8.test.ts', 'test/package/package.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
+    what: 'the test files CI runs smaller (test/scale.ts) at their full size: the BVH8 IC system (default scene 32x24, 16 random scenes, the bunny at 32 and 16 slots, lint at 64 slots with 6-bit thread ids, one whole cosim scene), the BVH IC system (64x48 frames, 24 random scenes), the GPU in lockstep with Icarus at 8x6 and with 32 IC cores, the BVH8 GPU and `rtgpu run --sim lockstep` of a trace RVa with Icarus too, every packaged example on every engine',
+    command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/bvh8IcCore.test.ts', 'test/gpu/bvhIcCore.test.ts', 'test/gpu/gpuCosim.test.ts', 'test/gpu/gpuTop.test.ts', 'test/gpu/gpuBvh8.test.ts', 'test/cli/traceQuery.test.ts', 'test/package/package.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
     name: 'handoff',

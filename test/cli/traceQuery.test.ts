@@ -1,10 +1,11 @@
 // `trace RVa` on every path that runs a program (docs/rays.md): rtgpu run on the ISS and on the simulated GPU (the TS
-// simulator alone, and TS, Verilator and Icarus in lockstep), runGpu, GpuSession, and the RT core testbench: one
+// simulator alone, and TS and Verilator in lockstep, Icarus too in the soak), runGpu, GpuSession, and the RT core testbench: one
 // hand-derived answer, RV13 = (t, u, v, no instance), the same everywhere.
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../tempDir.ts';
+import { SOAK } from '../scale.ts';
 import { assemble } from '../../src/isa/assembler.ts';
 import { formatHexWords } from '../../src/isa/hexWords.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
@@ -57,9 +58,12 @@ describe('rtgpu run: a program with trace RVa', () => {
     expect(r.stdout.split('\n')[0]).toBe(RV13_LINE);
   }, 120_000);
 
-  test('--sim lockstep (TS, Verilator and Icarus every cycle), from the hex program', async () => {
+  // Icarus joins in the soak (RTGPU_SOAK=1): in CI it runs trace RVa in the shade kernel's shadow rays (lighting.s),
+  // in lockstep with TS and Verilator (test/gpu/gpuCosim.test.ts), and its compile and run here cost CI about a minute.
+  const lockstep = SOAK ? 'lockstep' : 'ts,verilator';
+  test(`--sim ${lockstep} (${SOAK ? 'TS, Verilator and Icarus' : 'TS and Verilator'} every cycle), from the hex program`, async () => {
     const f = files();
-    const r = await rtgpuInProcess('run', f['k.hex']!, '--scene', f['scene.obj']!, '--sim', 'lockstep');
+    const r = await rtgpuInProcess('run', f['k.hex']!, '--scene', f['scene.obj']!, '--sim', lockstep);
     // Nothing on stderr but, on a first run, what was built for the simulators.
     for (const line of r.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^(verilator: building|icarus: compiling) rtgpu_top \(\d+ files\) \(cached for the next run\)$/);
     expect(r.exitCode).toBe(0);
