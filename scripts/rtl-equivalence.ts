@@ -1,6 +1,6 @@
 // Proves every module rtl-out hands off equal in its readable SystemVerilog and its netlist-style SystemVerilog,
 // one module at a time (submodules as black boxes, or flattened in when that fails), with Yosys. Usage: npx tsx scripts/rtl-equivalence.ts
-// [--timeout SECONDS] [--only NAME_PREFIX]. A module Yosys cannot finish in time is listed as too large;
+// [--timeout SECONDS] [--only NAME_PREFIX[,NAME_PREFIX…]] [--list]. A module Yosys cannot finish in time is listed as too large;
 // any module not proven otherwise fails the run (exit 1).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { checkEmitterEquivalence, subDesign } from '../src/hdl/synth/index.ts';
 
 function flags() {
   try {
-    return parseArgs({ options: { timeout: { type: 'string', default: '300' }, only: { type: 'string' } } }).values;
+    return parseArgs({ options: { timeout: { type: 'string', default: '300' }, only: { type: 'string' }, list: { type: 'boolean' } } }).values;
   } catch (e) {
     console.error(`rtl-equivalence: ${(e as Error).message}`);
     process.exit(2);
@@ -30,13 +30,18 @@ if (!(timeoutS > 0)) {
 const modules = new Map<string, { design: Design; module: ModuleIR }>();
 const designs: Design[] = [gpuDesign(), ...(await allDesigns()).map((d) => d.elaborate())];
 for (const design of designs) for (const module of design.modules) if (!module.blackBox && !modules.has(module.name)) modules.set(module.name, { design, module });
+const prefixes = values.only?.split(',').filter(Boolean);
+if (values.list) {
+  for (const name of modules.keys()) console.log(name);
+  process.exit(0);
+}
 
 let failed = 0;
 let checked = 0;
 const tooLarge: string[] = [];
 console.log(`module\tresult\tseconds\tmemory bits`);
 for (const [name, { design, module }] of modules) {
-  if (values.only && !name.startsWith(values.only)) continue;
+  if (prefixes && !prefixes.some((p) => name.startsWith(p))) continue;
   checked++;
   const dir = mkdtempSync(join(tmpdir(), 'rtgpu-equiv-'));
   const t0 = performance.now();
@@ -60,7 +65,7 @@ for (const [name, { design, module }] of modules) {
   rmSync(dir, { recursive: true, force: true });
 }
 if (checked === 0) {
-  console.error(`rtl-equivalence: no module's name starts with '${values.only}'`);
+  console.error(`rtl-equivalence: no module's name starts with any of '${values.only}' (--list lists them)`);
   process.exit(2);
 }
 console.log(`\n${checked - failed - tooLarge.length} proven, ${tooLarge.length} too large for ${timeoutS} s${tooLarge.length ? ` (${tooLarge.join(', ')})` : ''}, ${failed} not proven`);
