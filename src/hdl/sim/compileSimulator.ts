@@ -32,7 +32,7 @@ export function compileSimulator(design: Design, opts: SimulatorOptions = {}): S
  */
 export async function prepareSimulator(design: Design, opts: VerilatorOptions | IcarusOptions): Promise<void> {
   const x = externalDesign(design, { registers: opts.registers ?? false, resetCheckSeed: opts.resetCheckSeed });
-  if (opts.backend === 'verilator') await buildVerilatorModel(x, opts.trace ?? false, opts.log);
+  if (opts.backend === 'verilator') await buildVerilatorModel(x, opts, opts.log);
   else await buildIcarusDesign(x, opts.log ?? (() => {}));
 }
 

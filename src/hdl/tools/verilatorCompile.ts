@@ -20,6 +20,8 @@ export function verilatorCxxOptimization(): string {
 
 /** The precompiled header of a build's model files, in the make directory (`obj/`). */
 const PCH = 'rtgpu_pch.h';
+/** The prelude every model file sees first (VerilatorBuildOptions.prelude), beside it. */
+const PRELUDE = 'rtgpu_prelude.h';
 
 /**
  * The make variables of a build: the level on every compile line, and the precompiled header on the
@@ -65,7 +67,14 @@ export async function verilatorBuild(o: VerilatorBuildOptions): Promise<{ readon
   const classes = names.find((f) => f.endsWith('_classes.mk'));
   const syms = names.find((f) => f.endsWith('__Syms.h'));
   if (!makefile || !classes || !syms) return { ok: false, output: `${v.all ?? ''}\nverilator wrote no makefile or __Syms.h in ${obj}`, precompiledHeader: false };
-  writeFileSync(join(obj, PCH), [...(o.prelude ?? []), '#include "verilated.h"', `#include "${syms}"`, ''].join('\n'));
+  // The prelude in a file of its own, so that a hierarchical block's files (a directory below obj/) reach it too.
+  writeFileSync(join(obj, PRELUDE), [...(o.prelude ?? []), ''].join('\n'));
+  writeFileSync(join(obj, PCH), [`#include "${PRELUDE}"`, '#include "verilated.h"', `#include "${syms}"`, ''].join('\n'));
+  // A hierarchical block (`--hierarchical`) is compiled in obj/V<block>/ by a make below ours, with our flags:
+  // its own header, without the top's __Syms.h, never precompiled.
+  for (const block of readdirSync(obj, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    writeFileSync(join(obj, block.name, PCH), [`#include "../${PRELUDE}"`, '#include "verilated.h"', ''].join('\n'));
+  }
   const precompiledHeader = /^VM_PARALLEL_BUILDS\s*=\s*1\s*$/m.test(readFileSync(join(obj, classes), 'utf8'));
   // The header compiles with the model files' flags minus its own -include; make builds it before them.
   const rules = precompiledHeader
