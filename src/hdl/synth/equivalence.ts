@@ -89,7 +89,10 @@ export async function checkSvEquivalence(
     'design -copy-from gate -as gate gate',
     'equiv_make gold gate equiv',
     'hierarchy -top equiv',
-    // Cells alike on both sides merge first (cheap), so the SAT passes see only what the styles print differently.
+    // Cells alike on both sides merge first (cheap), so the SAT passes see only what the styles print differently:
+    // opt_merge takes word-level cells with the same inputs (a multiplier on each side is one, not a SAT problem;
+    // equiv_struct leaves Yosys's own cell types alone), equiv_struct the rest.
+    'opt_merge',
     'equiv_struct',
     // Short cones (stopped where the other side's cone begins) first: smaller SAT problems, and the only ones that look
     // a cycle back in Yosys before 0.45 (Debian's is 0.23), which drops the registers' inputs from the full cones. So a
