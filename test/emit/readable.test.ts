@@ -10,6 +10,7 @@ import { CommandPatcher } from '../../src/gpu/commandPatcher/commandPatcher.ts';
 import { PatchDispatcher } from '../../src/gpu/patchDispatcher/patchDispatcher.ts';
 import { IntDivider } from '../../src/gpu/rtCore/intDivider.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
+import { MacPipeline } from '../../src/designs/catalogue/benchDesign.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -326,6 +327,13 @@ describe('the readable style passes the tools and is formally equivalent to the 
   test('a wide FIFO (1,024-bit words, its stable-output property read through a 1,024-bit register) is proven within a minute', async () => {
     const d = elaborate(Fifo, { depth: 8, width: 1024 }).design;
     const eq = await checkEmitterEquivalence(d, tempDir('equiv-wide'), { timeoutMs: 60_000 });
+    expect(eq.proven, eq.report).toBe(true);
+  }, 120_000);
+
+  // Without opt_merge the two multipliers of each lane (one per style) are a SAT problem: more than 5 minutes.
+  test('multipliers printed in both styles are one cell to the proof: a 4-lane multiply-and-mix pipeline is proven within 30 s', async () => {
+    const d = elaborate(MacPipeline, { lanes: 4, stages: 2 }).design;
+    const eq = await checkEmitterEquivalence(d, tempDir('equiv-mac'), { timeoutMs: 30_000 });
     expect(eq.proven, eq.report).toBe(true);
   }, 120_000);
 
