@@ -102,7 +102,7 @@ export class ProgressBar {
 /** What the external simulators report while they get ready, for the user: the builds (they take minutes), not cache hits. */
 export function buildLog(before: () => void = () => {}, stream: ProgressStream = process.stderr): (line: string) => void {
   return (line) => {
-    if (line.endsWith(' from the build cache')) return;
+    if (/ from the build cache( \(.*\))?$/.test(line)) return;
     before();
     stream.write(`${line} (cached for the next run)\n`);
   };

@@ -106,7 +106,7 @@ export async function buildVerilatorModel(x: ExternalDesign, build: VerilatorBui
     const warnings = r.output.split('\n').filter((l) => l.startsWith('%Warning'));
     if (warnings.length) writeFileSync(join(tmp, LINT_WARNINGS), annotateToolOutput(warnings.join('\n'), x));
   });
-  if (cached) log(`verilator: ${x.design.top} from the build cache`);
+  if (cached) log(`verilator: ${x.design.top} from the build cache${blocks.length ? ` (hierarchical blocks: ${blocks.join(', ')})` : ''}`);
   if (existsSync(join(dir, LINT_WARNINGS))) {
     const text = readFileSync(join(dir, LINT_WARNINGS), 'utf8');
     log(`verilator: ${x.design.top} built with ${text.split('\n').filter((l) => l.startsWith('%Warning')).length} lint warning(s) ('rtgpu lint' reports them as errors):\n${text}`);
