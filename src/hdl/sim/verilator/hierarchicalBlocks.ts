@@ -15,7 +15,11 @@ export function hierarchicalBlocks(x: ExternalDesign): string[] {
   if (x.registers) return [];
   const byName = new Map(x.design.modules.map((m) => [m.name, m]));
   const reached = new Set([...x.memories.map((m) => m.sv.module), ...x.signals.filter((s) => !s.isPort).map((s) => s.sv.module)]);
-  const opaque = (m: ModuleIR): boolean => !m.blackBox && !reached.has(m.name) && m.instances.every((i) => opaque(byName.get(i.module)!));
+  const known = new Map<string, boolean>();
+  const opaque = (m: ModuleIR): boolean => {
+    if (!known.has(m.name)) known.set(m.name, !m.blackBox && !reached.has(m.name) && m.instances.every((i) => opaque(byName.get(i.module)!)));
+    return known.get(m.name)!;
+  };
   const placed = instanceCounts(x.design, byName);
   return [...placed]
     .filter(([name, n]) => n >= MIN_INSTANCES && name !== x.design.top && opaque(byName.get(name)!))
