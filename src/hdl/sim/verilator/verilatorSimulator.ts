@@ -35,10 +35,7 @@ export interface VerilatorOptions {
 }
 
 /** How a model is built: the options of VerilatorOptions that change the library. */
-export interface VerilatorBuild {
-  readonly trace?: boolean;
-  readonly hierarchical?: boolean;
-}
+export type VerilatorBuild = Pick<VerilatorOptions, 'trace' | 'hierarchical'>;
 
 /** Every flag is part of the build cache key. The VL_USER_* defines route $finish/$stop/$fatal/$error to our handlers. */
 export const verilatorModelFlags = (): string[] => [
