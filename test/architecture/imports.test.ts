@@ -68,7 +68,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   hdl: HDL_ENGINE,
   'hdl/emit': ['hdl/elaborate', 'hdl/ir'],
   'hdl/elaborate': ['hdl/core', 'hdl/ir'],
-  'hdl/core': ['hdl/ir'],
+  'hdl/core': ['hdl/ir', 'hdl/tools'],
   'hdl/ir': [],
   stimulus: ['scenes', 'golden', 'isa', 'util'],
   iss: ['bvh', 'scenes', 'golden', 'isa'],

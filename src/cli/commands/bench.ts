@@ -75,7 +75,7 @@ async function execute(plan: BenchPlan): Promise<number> {
     metrics['properties.checkedCyclesPerSecond'] = cost.checkedCyclesPerSecond;
     metrics['properties.uncheckedCyclesPerSecond'] = cost.uncheckedCyclesPerSecond;
     metrics['properties.checkedOverUnchecked'] = cost.checkedCyclesPerSecond / cost.uncheckedCyclesPerSecond;
-    log('measuring the start of rtgpu emit on examples/gcd/gcd.ts …');
+    log('measuring the start of rtgpu emit on examples/gcd/gcd.ts, and of rtgpu render (the GPU elaborated and compiled, cold and cached; the demo frame) …');
     Object.assign(metrics, measureEmitColdStart(log));
     log('counting the lines of the GPU\'s SystemVerilog …');
     Object.assign(metrics, measureRtlLines());

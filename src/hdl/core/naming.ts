@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as TsMorph from 'ts-morph';
 import type { SourceLoc } from '../ir/netlist.ts';
+import { contentHash, readCachedValue, writeCachedValue } from '../tools/buildCache.ts';
 
 type Node = TsMorph.Node;
 type SourceFile = TsMorph.SourceFile;
@@ -23,14 +24,64 @@ export interface InferredName {
 
 let project: TsMorph.Project | undefined;
 const files = new Map<string, SourceFile | null>();
-const cache = new Map<string, InferredName | null>();
 
-function sourceFile(path: string): SourceFile | null {
+/**
+ * The names inferred in one source file, by "line:col", kept in the build cache (kind `names`) under the
+ * file's content: a later elaboration reads them instead of parsing the file, and loads the TypeScript
+ * compiler only for a file it has not seen with this content.
+ */
+interface FileNames {
+  readonly text: string;
+  readonly key: string;
+  readonly names: Map<string, InferredName | null>;
+  /** Names inferred since it was read or stored. */
+  added: boolean;
+}
+const fileNames = new Map<string, FileNames | null>();
+
+function namesOf(path: string): FileNames | null {
+  let f = fileNames.get(path);
+  if (f === undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      text = '';
+    }
+    // The rules below are part of what the names mean: a change to this file invalidates them.
+    const key = contentHash([NAMING_RULES_VERSION, text]);
+    const stored = text === '' ? undefined : (readCachedValue('names', key) as [string, InferredName | null][] | undefined);
+    f = text === '' ? null : { text, key, names: new Map(stored ?? []), added: false };
+    fileNames.set(path, f);
+  }
+  return f;
+}
+
+/** Bump when inferName's rules change, so that names cached under the old rules are not used. */
+const NAMING_RULES_VERSION = 'naming-1';
+
+/** Stores the names inferred since the last call (elaborate calls it when it finishes). */
+export function storeInferredNames(): void {
+  for (const f of fileNames.values()) {
+    if (!f?.added) continue;
+    writeCachedValue('names', f.key, [...f.names]);
+    f.added = false;
+  }
+}
+
+/** Forgets what this process has read or inferred (a long-running process whose sources changed; tests of the cache). */
+export function forgetInferredNames(): void {
+  storeInferredNames();
+  fileNames.clear();
+  files.clear();
+}
+
+function sourceFile(path: string, text: string): SourceFile | null {
   let sf = files.get(path);
   if (sf === undefined) {
     try {
       project ??= new (tsMorph().Project)({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
-      sf = project.createSourceFile(path, readFileSync(path, 'utf8'), { overwrite: true });
+      sf = project.createSourceFile(path, text, { overwrite: true });
     } catch {
       sf = null;
     }
@@ -90,12 +141,14 @@ function callAt(sf: SourceFile, loc: SourceLoc): Node | undefined {
 /** Infer the name for the value produced by the DSL call at `loc`; null when nothing sensible exists. */
 export function inferName(loc: SourceLoc): InferredName | null {
   // Column 0: built by the DSL itself (atLocation), where no variable names it.
-  if (loc.col === 0) return null;
-  const key = `${loc.file}:${loc.line}:${loc.col}`;
-  const hit = cache.get(key);
+  if (loc.col === 0 || loc.line <= 0) return null;
+  const f = namesOf(loc.file);
+  if (f === null) return null;
+  const key = `${loc.line}:${loc.col}`;
+  const hit = f.names.get(key);
   if (hit !== undefined) return hit;
   let result: InferredName | null = null;
-  const sf = loc.line > 0 ? sourceFile(loc.file) : null;
+  const sf = sourceFile(loc.file, f.text);
   const call = sf ? callAt(sf, loc) : undefined;
   if (call) {
     const { Node } = tsMorph();
@@ -111,6 +164,7 @@ export function inferName(loc: SourceLoc): InferredName | null {
       if (Node.isFunctionLikeDeclaration(node) || Node.isClassDeclaration(node)) break;
     }
   }
-  cache.set(key, result);
+  f.names.set(key, result);
+  f.added = true;
   return result;
 }

@@ -8,6 +8,7 @@ import { buildModule, type ModuleBuilder, type ModuleDef, type ModuleElaborator,
 import type { ElaboratedModule } from '../core/moduleFragment.ts';
 import type { PortSpecs } from '../core/ports.ts';
 import { ClockSignal } from '../core/clockDomain.ts';
+import { storeInferredNames } from '../core/naming.ts';
 import { zipLeaves, type HValue } from '../core/aggregates.ts';
 import { atLocation } from '../core/sourceLocation.ts';
 import { isBlackBox } from '../core/blackBox.ts';
@@ -48,10 +49,15 @@ export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<
   if (opts.topName !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.topName)) throw new HdlError([{ code: 'InvalidArgument', severity: 'error', message: `top name '${opts.topName}' is not an identifier`, loc: def.loc }]);
   if (isBlackBox(def)) throw hdlError('InvalidArgument', `black box '${def.name}' cannot be the top of a design: instantiate it in a module`, def.loc);
   const session = new Session(opts.topName, opts.bind ?? []);
-  const top = session.elaborateChild(def, params, def.loc);
-  const design: Design = { top: top.ir.name, modules: session.order };
-  session.checkFlat(design);
-  return { design, warnings: session.warnings };
+  try {
+    const top = session.elaborateChild(def, params, def.loc);
+    const design: Design = { top: top.ir.name, modules: session.order };
+    session.checkFlat(design);
+    return { design, warnings: session.warnings };
+  } finally {
+    // Names found in source files are kept for the next elaboration, also of a design that failed.
+    storeInferredNames();
+  }
 }
 
 class Session implements ModuleElaborator {

@@ -2,7 +2,9 @@
 import type { Design } from '../ir/netlist.ts';
 import { resetCheckValues } from '../ir/powerOn.ts';
 import { flattenDesign } from '../ir/flatten.ts';
-import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
+import { simulateImage, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
+import { compileImage } from './compiled/netlistImage.ts';
+import { cachedImage, imageKey } from './compiled/compileCache.ts';
 import { compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
 import { compileIcarusSimulator, type IcarusOptions } from './icarus/icarusSimulator.ts';
 import type { Simulator } from './simulator.ts';
@@ -46,7 +48,15 @@ export function compileEngine(design: Design, opts: EngineOptions = {}): Simulat
     case 'icarus':
       return compileIcarusSimulator(design, opts);
     default:
-      // Black boxes run as their TypeScript models (an error names one without).
-      return compileNetlist(flattenDesign(design, { blackBoxes: 'model' }), { ...opts, powerOnValues: resetCheckValues(design, opts.resetCheckSeed) });
+      return compileTsSimulator(design, opts);
   }
+}
+
+/** The TS simulator of `design`, its image from the compile cache unless `cache: false` (compileCache.ts). */
+function compileTsSimulator(design: Design, opts: CompiledSimulatorOptions): CompiledSimulator {
+  // Black boxes run as their TypeScript models (an error names one without).
+  const make = () => compileImage(flattenDesign(design, { blackBoxes: 'model' }), opts);
+  const key = opts.cache === false ? undefined : imageKey(design, opts);
+  const { image, fromCache, inCache } = key === undefined ? { image: make(), fromCache: false, inCache: false } : cachedImage(key, make);
+  return simulateImage(image, { ...opts, powerOnValues: resetCheckValues(design, opts.resetCheckSeed), cacheKey: inCache ? key : undefined, fromCache });
 }

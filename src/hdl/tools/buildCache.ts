@@ -1,7 +1,9 @@
-// Content-addressed build directories, so a design is compiled once per distinct source and tool version,
-// also when several processes (test workers, CLI runs) ask for the same build at once.
+// Content-addressed build directories and values, so a design is compiled once per distinct source and tool
+// version, also when several processes (test workers, CLI runs) ask for the same build at once.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -94,4 +96,79 @@ export async function cachedBuild(kind: string, key: string, build: (tmp: string
     release();
   }
   return { dir, cached: false };
+}
+
+/** Where `writeCachedValue` keeps the value of `key`. */
+function valueFile(kind: string, key: string): string {
+  return join(cacheRoot(), kind, `${key}.v8.gz`);
+}
+
+/**
+ * The value stored under `key` (a structured-clone copy), or undefined. An entry that cannot be read back
+ * (cut short, or written by another Node version's serializer) is removed and counts as absent.
+ */
+export function readCachedValue(kind: string, key: string): unknown {
+  const file = valueFile(kind, key);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = deserialize(gunzipSync(bytes));
+  } catch {
+    rmSync(file, { force: true });
+    return undefined;
+  }
+  // Its modification time says when it was last used: pruning removes the least recently used first.
+  const now = new Date();
+  try {
+    utimesSync(file, now, now);
+  } catch {
+    // a read-only cache is still read
+  }
+  return value;
+}
+
+/** How many bytes of values each kind keeps (a checkout that changes its code makes new entries at every change). */
+export const CACHED_VALUE_BYTES_PER_KIND = 512 * 1024 * 1024;
+
+/** Removes the least recently used values of `kind` until the rest fit in `budget` bytes. */
+export function pruneCachedValues(kind: string, budget = CACHED_VALUE_BYTES_PER_KIND): void {
+  const dir = join(cacheRoot(), kind);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.v8.gz'))
+    .flatMap((f) => {
+      try {
+        const st = statSync(join(dir, f));
+        return [{ path: join(dir, f), bytes: st.size, used: st.mtimeMs }];
+      } catch {
+        return []; // removed meanwhile by another process
+      }
+    })
+    .sort((a, b) => b.used - a.used);
+  let total = 0;
+  for (const f of files) if ((total += f.bytes) > budget) rmSync(f.path, { force: true });
+}
+
+/**
+ * Stores a structured-cloneable `value` under `key`: written aside and renamed into place, so a reader never
+ * sees half of it and concurrent writers of one key (whose values are equal) do not clash. The cache only
+ * saves time: a cache that cannot be written (read-only, full) leaves the value unstored.
+ */
+export function writeCachedValue(kind: string, key: string, value: unknown): void {
+  const file = valueFile(kind, key);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    // Level 1: a quarter of the bytes (netlist names repeat) for a few percent of the compile's time.
+    writeFileSync(tmp, gzipSync(serialize(value), { level: 1 }));
+    renameSync(tmp, file);
+    pruneCachedValues(kind);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if (!['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+  }
 }

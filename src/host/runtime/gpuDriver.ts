@@ -7,7 +7,7 @@ import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
 import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS, TEXTURE_REG } from '../../gpu/memoryController/registers.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { cachedGpuDesign } from './cachedGpuDesign.ts';
 import { gpuSimulator } from './gpuSimulator.ts';
 import { defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
@@ -237,7 +237,7 @@ export class GpuSession {
     const start = performance.now();
     const params = opts.gpu ?? gpuParamsFor(job, opts);
     if ((params.traversal ?? 'brute-force') !== (job.traversal ?? 'brute-force')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : params.traversal === 'bvh8' ? 'BVH8' : 'brute-force'} IC cores`);
-    const design = opts.design ?? gpuDesign(params);
+    const design = opts.design ?? cachedGpuDesign(params);
     const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
     const setupSeconds = (performance.now() - start) / 1000;
     try {

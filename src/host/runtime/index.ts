@@ -13,6 +13,7 @@ export * from './gpuJob.ts';
 export { DEFAULT_MAX_CYCLES, runFrame, gpuParamsFor, GpuSession, type DriverOptions, type DriverRun } from './gpuDriver.ts';
 export { defaultRenderJobs, frameChunks, runFrameParallel } from './parallelFrame.ts';
 export { gpuSimulator } from './gpuSimulator.ts';
+export { cachedGpuDesign } from './cachedGpuDesign.ts';
 
 /** The scene of the job's triangle image and, for BVH traversal, exactly the BVH the image holds. */
 function issScene(job: GpuJob) {

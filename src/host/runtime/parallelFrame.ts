@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../hdl/tools/index.ts';
 import { gpuParamsFor, runFrame, type DriverOptions } from './gpuDriver.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { cachedGpuDesign } from './cachedGpuDesign.ts';
 import type { Design } from '../../hdl/index.ts';
 import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type PartialRun, type RunPixel } from './gpuJob.ts';
 
@@ -117,7 +117,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
   const { onProgress, log: _log, ...plain } = opts;
   // Elaborated once here while the workers start, then cloned into each (they compile their own simulators).
   let elaborated: Design | undefined;
-  const design = () => (elaborated ??= opts.design ?? gpuDesign(opts.gpu ?? gpuParamsFor(job, opts)));
+  const design = () => (elaborated ??= opts.design ?? cachedGpuDesign(opts.gpu ?? gpuParamsFor(job, opts)));
   const workers: Worker[] = [];
 
   try {

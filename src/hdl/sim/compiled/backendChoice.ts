@@ -1,8 +1,8 @@
 // The TS simulator's choice of back end: WebAssembly where it can run the netlist, else the generated JavaScript, and the state both run on.
 import type { Layout } from './layout.ts';
-import { generateWasm, generateWasmCombAll } from './wasmCodegen.ts';
-import { wasmLayout, wasmObstacle, type WasmLayout } from './wasmLayout.ts';
-import { WasmSizeError } from './wasmEncoding.ts';
+import { generateWasmCombAll } from './wasmCodegen.ts';
+import type { WasmLayout } from './wasmLayout.ts';
+import type { NetlistImage } from './netlistImage.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 
 /** What the generated code exports: the comb, the store-everything comb, and the clock edge of the edges in mask `ev`. */
@@ -24,22 +24,15 @@ export interface ChosenBackend {
 }
 
 /**
- * `asked` undefined: WebAssembly when the netlist uses only cells it supports and fits its function
- * limits, else JavaScript; 'wasm' insists (the error names why it cannot); 'js' forces JavaScript.
+ * `asked` undefined: WebAssembly when the image has it (every cell supported, the functions within the
+ * engine's limits), else JavaScript; 'wasm' insists (the error names why it cannot); 'js' forces JavaScript.
  * `jsSource` gives the generated JavaScript (only called on that path: it costs a large design's compile).
  */
-export function chooseBackend(L: Layout, asked: 'wasm' | 'js' | undefined, jsSource: () => string): ChosenBackend {
-  let obstacle = asked === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(L);
-  const wl = obstacle === null ? wasmLayout(L) : undefined;
-  let bytes: Uint8Array<ArrayBuffer> | undefined;
-  try {
-    if (wl) bytes = generateWasm(L, wl);
-  } catch (e) {
-    if (!(e instanceof WasmSizeError)) throw e;
-    obstacle = e.message;
-  }
-  if (asked === 'wasm' && obstacle !== null) throw new Error(`the WebAssembly back end cannot run ${L.flat.name}: ${obstacle}; use the default or { backend: 'js' }`);
-  return wl && bytes ? wasmBackend(L, wl, bytes) : jsBackend(L, jsSource());
+export function chooseBackend(image: NetlistImage, asked: 'wasm' | 'js' | undefined, jsSource: () => string): ChosenBackend {
+  const L = image.layout;
+  if (asked !== 'js' && 'bytes' in image.wasm) return wasmBackend(L, image.wasm.layout, image.wasm.bytes);
+  if (asked === 'wasm') throw new Error(`the WebAssembly back end cannot run ${L.flat.name}: ${(image.wasm as { obstacle: string }).obstacle}; use the default or { backend: 'js' }`);
+  return jsBackend(L, jsSource());
 }
 
 function wasmBackend(L: Layout, wl: WasmLayout, bytes: Uint8Array<ArrayBuffer>): ChosenBackend {

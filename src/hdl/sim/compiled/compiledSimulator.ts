@@ -3,11 +3,10 @@ import { writeFileSync } from 'node:fs';
 import type { ClockEdge, ModuleIR, Net, NetId, Property } from '../../ir/netlist.ts';
 import { PropertyFailedError, propertySupport, propertyWhere } from '../propertyCheck.ts';
 import { generateCode } from './codegen.ts';
-import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
-import { simplifyNetlist } from '../../ir/simplify.ts';
+import type { Layout } from './layout.ts';
+import { compileImage, type NetlistImage } from './netlistImage.ts';
+import { cachedRunLoop } from './compileCache.ts';
 import { asyncResets } from './asyncResets.ts';
-import { findLeadingZeroCounts } from './leadingZeros.ts';
-import { findShiftRightJams } from './shiftRightJam.ts';
 import { VcdWriter } from '../vcd.ts';
 import { generateWasmRun, type RunActivity } from './wasmCodegen.ts';
 import type { WasmLayout } from './wasmLayout.ts';
@@ -24,6 +23,8 @@ import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
 /** The TypeScript simulator: its generated code and every net of the flattened design are visible. */
 export interface CompiledSimulator extends Simulator {
   readonly backend: 'wasm' | 'js';
+  /** The compiled netlist was read from the build cache (`CompiledSimulatorOptions.cache`), not compiled now. */
+  readonly fromCache: boolean;
   /** The generated JavaScript (generated on first read when the WebAssembly back end runs the same steps). */
   readonly generatedSource: string;
   /** Every net of the flattened design: all of them can be peeked. */
@@ -61,17 +62,35 @@ export interface CompiledSimulatorOptions {
   readonly resetCheckSeed?: number;
   /** Check the design's assertions and assumptions and count its covers (default true; false: as if it had none). */
   readonly checkProperties?: boolean;
+  /**
+   * Default true: the compiled netlist and its fused loops are kept in the build cache (`cacheRoot()`,
+   * kinds `ts-sim` and `ts-sim-run`), keyed by the design's full content and rtgpu's own code, and a later
+   * compile of the same design reads them back instead. false: compile every time.
+   */
+  readonly cache?: boolean;
   /** @internal Set by compileEngine from resetCheckSeed: flattened register name -> power-on value. */
   readonly powerOnValues?: ReadonlyMap<string, bigint>;
 }
 
 export function compileNetlist(flat: ModuleIR, opts: CompiledSimulatorOptions = {}): CompiledSimulator {
-  return new CompiledNetlistSimulator(flat, opts);
+  return new CompiledNetlistSimulator(compileImage(flat, opts), opts);
+}
+
+/** Where an image came from: its key in the compile cache (where its fused loops are kept too), and whether it was read from there. */
+export interface ImageSource {
+  readonly cacheKey?: string;
+  readonly fromCache?: boolean;
+}
+
+/** The simulator of a compiled image. */
+export function simulateImage(image: NetlistImage, opts: CompiledSimulatorOptions & ImageSource = {}): CompiledSimulator {
+  return new CompiledNetlistSimulator(image, opts);
 }
 
 class CompiledNetlistSimulator implements CompiledSimulator {
   cycle = 0;
   readonly backend: 'wasm' | 'js';
+  readonly fromCache: boolean;
   private source: string | undefined;
   readonly nets: readonly Net[];
   /** The design as flattened, before simplification: a failed property shows the signals the SV names (propertySupport). */
@@ -110,14 +129,15 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private vcd: VcdWriter | undefined;
   private stored: ReadonlySet<NetId> | undefined;
   private readonly powerOnValues: ReadonlyMap<string, bigint> | undefined;
+  private readonly cacheKey: string | undefined;
 
-  constructor(design: ModuleIR, opts: CompiledSimulatorOptions) {
-    // Without property checks the netlist has none (and the fused loop its full speed).
-    const flat = opts.checkProperties === false && design.properties ? { ...design, properties: undefined } : design;
-    const optimize = opts.optimize ?? true;
-    this.L = optimize ? layoutNetlist(simplifyNetlist(flat), new Map<NetId, CombStep>([...findLeadingZeroCounts(flat), ...findShiftRightJams(flat)])) : layoutNetlist(flat);
+  constructor(image: NetlistImage, opts: CompiledSimulatorOptions & ImageSource) {
+    const flat = image.flat;
+    this.L = image.layout;
     this.nets = flat.nets;
     this.flat = flat;
+    this.cacheKey = opts.cacheKey;
+    this.fromCache = opts.fromCache ?? false;
     this.signals = new SignalTable(flat);
     this.powerOnValues = opts.powerOnValues;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
@@ -126,7 +146,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const first = this.signals.clocks[0];
     this.single = { clock: first, rise: first === undefined ? 0 : this.edgeMask(first, 'rising'), fall: first === undefined ? 0 : this.edgeMask(first, 'falling') };
     this.driver = new ClockDriver(this, this.signals.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.signals.clockTimings);
-    const chosen = chooseBackend(this.L, opts.backend, () => this.generatedSource);
+    const chosen = chooseBackend(image, opts.backend, () => this.generatedSource);
     const fns = chosen.fns;
     this.backend = chosen.backend;
     this.s = chosen.s;
@@ -442,7 +462,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private wasmLoop(inputs: NetId[], outputs: NetId[]): ((stim: Uint32Array, out: Uint32Array, cycles: number) => void) | undefined {
     const { memory, layout } = this.wasm!;
     const compile = (activity?: RunActivity) => {
-      const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs, activity));
+      const bytes = () => generateWasmRun(this.L, layout, inputs, outputs, activity);
+      const module = new WebAssembly.Module(this.cacheKey === undefined ? bytes() : cachedRunLoop(this.cacheKey, inputs, outputs, activity ?? {}, bytes));
       return (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
     };
     let run: (n: number, stim: number, out: number) => void;

@@ -1,0 +1,63 @@
+// The TS simulator's compile cache: netlist images and fused run loops, by the content of the design and of rtgpu's own code.
+import type { Design, NetId } from '../../ir/netlist.ts';
+import { contentHash, readCachedValue, writeCachedValue } from '../../tools/buildCache.ts';
+import { codeFingerprint } from '../../tools/codeFingerprint.ts';
+import type { ImageOptions, NetlistImage } from './netlistImage.ts';
+import type { RunActivity } from './wasmValues.ts';
+
+/** A compile that takes less than this is not stored: reading it back would save little, and small designs are many. */
+const MIN_STORED_MS = 150;
+
+/**
+ * The cache key of `design`'s image: its full content (every module, name and source location), the
+ * options that change the image, and rtgpu's code (codeFingerprint). Undefined for a design that cannot be
+ * serialized (then it is compiled every time).
+ */
+export function imageKey(design: Design, opts: ImageOptions): string | undefined {
+  let content: string;
+  try {
+    content = canonicalText(design);
+  } catch {
+    return undefined;
+  }
+  const options = `optimize=${opts.optimize ?? true} properties=${opts.checkProperties ?? true} js=${opts.backend === 'js'}`;
+  return contentHash([codeFingerprint(), options, content]);
+}
+
+/**
+ * The same text for equal values. Not v8.serialize: it writes a number as an integer or a double as V8
+ * happens to hold it, so one design can serialize two ways.
+ */
+function canonicalText(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (v instanceof Map) return { map: [...v] };
+    if (v instanceof Set) return { set: [...v] };
+    if (ArrayBuffer.isView(v)) return { [v.constructor.name]: [...(v as unknown as Iterable<number>)] };
+    if (typeof v === 'function' || typeof v === 'symbol') throw new Error('not plain data');
+    return v;
+  });
+}
+
+/** The image of `key` from the cache, or made by `make` and stored when making it took a while (`inCache`: it is there now). */
+export function cachedImage(key: string, make: () => NetlistImage): { image: NetlistImage; fromCache: boolean; inCache: boolean } {
+  const stored = readCachedValue('ts-sim', key);
+  if (stored !== undefined) return { image: stored as NetlistImage, fromCache: true, inCache: true };
+  const start = performance.now();
+  const image = make();
+  const worth = performance.now() - start >= MIN_STORED_MS;
+  if (worth) writeCachedValue('ts-sim', key, image);
+  return { image, fromCache: false, inCache: worth };
+}
+
+/** A fused run loop's WebAssembly (its port lists and activity plan) for the image of `imageKey` (one in the cache: its loops are worth keeping too). */
+export function cachedRunLoop(imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity, make: () => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  // Every field of the plan, present and future, is part of the key.
+  const plan = canonicalText(activity);
+  const key = contentHash([imageKey, inputs.join(','), outputs.join(','), plan]);
+  const stored = readCachedValue('ts-sim-run', key);
+  if (stored !== undefined) return stored as Uint8Array<ArrayBuffer>;
+  const bytes = make();
+  writeCachedValue('ts-sim-run', key, bytes);
+  return bytes;
+}
