@@ -1,6 +1,6 @@
-// The TS simulator's compile cache (hdl/sim/compiled/compileCache.ts) and the GPU's elaboration cache: what is
-// read back simulates exactly as a fresh compile, any change to the design or to rtgpu's code misses, and a
-// damaged entry is compiled again.
+// The TS simulator's compile cache (hdl/sim/compiled/compileCache.ts), names found in source files, and the GPU's
+// elaboration cache: what is read back simulates exactly as a fresh compile (fused loops from a stored activity plan
+// included), any change to the design or to rtgpu's code misses, and a damaged entry is compiled again.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,9 @@ afterAll(() => {
 /** Every module, net, cell, name and source location as text (bigints, maps and sets spelled out). */
 const text = (d: Design) => JSON.stringify(d, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
 
+/** Values are stored once the task that compiled them is done. */
+const stored = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const entries = (kind: string) => (existsSync(join(cache, kind)) ? readdirSync(join(cache, kind)).filter((f) => f.endsWith('.v8.gz')) : []);
 
 /** The same seeded stimulus on both simulators, every output compared every cycle; then a fused run of `batch` cycles compared word for word. */
@@ -57,14 +60,18 @@ describe('compile cache', () => {
     const design = rtcore.elaborate();
     const first = compileSimulator(design);
     expect(first.fromCache).toBe(false);
+    await stored();
     expect(entries('ts-sim')).toHaveLength(1);
     const second = compileSimulator(design);
     expect(second.fromCache).toBe(true);
     const fresh = compileSimulator(design, { cache: false });
     expect(fresh.fromCache).toBe(false);
     expectSameBehaviour(second, fresh, (c, rng) => rtcore.stimulus(c, rng), seed, 300);
-    // The fused loops (counting, then recompiled for the activity measured) were stored for the next run.
+    await stored();
+    // The fused loops (counting, then recompiled for the activity measured) were stored for the next run, and
+    // so was the plan: the next run's loop starts from it, without counting.
     expect(entries('ts-sim-run').length).toBeGreaterThanOrEqual(2);
+    expect(entries('ts-sim-plan')).toHaveLength(1);
     const third = compileSimulator(design);
     expectSameBehaviour(third, compileSimulator(design, { cache: false }), (c, rng) => rtcore.stimulus(c, rng), seed + 1, 100);
   }, 300_000);
@@ -72,13 +79,16 @@ describe('compile cache', () => {
   test('another design, or other compile options, is compiled anew; cache: false stores nothing', async () => {
     const design = (await findDesign('rtcore')).elaborate();
     compileSimulator(design);
+    await stored();
     const before = entries('ts-sim').length;
     expect(compileSimulator(design, { optimize: false }).fromCache).toBe(false);
     expect(compileSimulator(design, { checkProperties: false }).fromCache).toBe(false);
     const other = (await findDesign('ic_core')).elaborate();
     expect(compileSimulator(other, { cache: false }).fromCache).toBe(false);
+    await stored();
     expect(entries('ts-sim').length).toBe(before + 2);
     expect(compileSimulator(other).fromCache).toBe(false);
+    await stored();
     expect(compileSimulator(other).fromCache).toBe(true);
   }, 300_000);
 
@@ -86,10 +96,12 @@ describe('compile cache', () => {
     const rtcore = await findDesign('rtcore');
     const design = rtcore.elaborate();
     compileSimulator(design);
+    await stored();
     for (const f of entries('ts-sim')) writeFileSync(join(cache, 'ts-sim', f), 'not a cached image');
     const sim = compileSimulator(design);
     expect(sim.fromCache).toBe(false);
     expectSameBehaviour(sim, compileSimulator(design, { cache: false }), (c, rng) => rtcore.stimulus(c, rng), 7, 100);
+    await stored();
     expect(compileSimulator(design).fromCache).toBe(true);
   }, 300_000);
 
@@ -125,12 +137,12 @@ describe('names found in source files', () => {
     const params = { rtCores: 1, icCores: 1, triangles: 64, vertices: 256 };
     forgetInferredNames();
     const parsed = text(elaborate(GpuTop, params).design);
-    const stored = entries('names');
-    expect(stored.length).toBeGreaterThan(10);
+    const namesStored = entries('names');
+    expect(namesStored.length).toBeGreaterThan(10);
     forgetInferredNames();
     expect(text(elaborate(GpuTop, params).design)).toBe(parsed);
     // What is read back is what names the signals: a tampered entry shows up in the design.
-    const key = stored[0]!.replace('.v8.gz', '');
+    const key = namesStored[0]!.replace('.v8.gz', '');
     const names = readCachedValue('names', key) as [string, { name: string; exact: boolean } | null][];
     writeCachedValue('names', key, names.map(([at, n]) => [at, n && { ...n, name: `${n.name}_tampered` }]));
     forgetInferredNames();
@@ -144,16 +156,17 @@ describe('names found in source files', () => {
 
 describe('GPU elaboration cache', () => {
 
-  test('rtgpu_top read back from the cache is the fresh elaboration, and its compiled image is found by content', () => {
+  test('rtgpu_top read back from the cache is the fresh elaboration, and its compiled image is found by content', async () => {
     const params = { rtCores: 1, icCores: 1, triangles: 64, vertices: 256 };
     const cached = cachedGpuDesign(params);
     const [file] = entries('gpu-design');
     expect(file).toBeDefined();
-    const stored = readCachedValue('gpu-design', file!.replace('.v8.gz', '')) as Design;
-    expect(text(stored)).toBe(text(gpuDesign(params)));
-    expect(text(cached)).toBe(text(stored));
+    const storedDesign = readCachedValue('gpu-design', file!.replace('.v8.gz', '')) as Design;
+    expect(text(storedDesign)).toBe(text(gpuDesign(params)));
+    expect(text(cached)).toBe(text(storedDesign));
     // A design read back (a new object) keys the same compiled image as the one elaborated.
     compileSimulator(cached);
-    expect(compileSimulator(stored).fromCache).toBe(true);
+    await stored();
+    expect(compileSimulator(storedDesign).fromCache).toBe(true);
   }, 300_000);
 });

@@ -4,6 +4,7 @@ import { contentHash, readCachedValue, writeCachedValue } from '../../tools/buil
 import { codeFingerprint } from '../../tools/codeFingerprint.ts';
 import type { ImageOptions, NetlistImage } from './netlistImage.ts';
 import type { RunActivity } from './wasmValues.ts';
+import type { ActivityPlan } from './activityPlan.ts';
 
 /** A compile that takes less than this is not stored: reading it back would save little, and small designs are many. */
 const MIN_STORED_MS = 150;
@@ -46,7 +47,7 @@ export function cachedImage(key: string, make: () => NetlistImage): { image: Net
   const start = performance.now();
   const image = make();
   const worth = performance.now() - start >= MIN_STORED_MS;
-  if (worth) writeCachedValue('ts-sim', key, image);
+  if (worth) storeSoon('ts-sim', key, image);
   return { image, fromCache: false, inCache: worth };
 }
 
@@ -58,6 +59,30 @@ export function cachedRunLoop(imageKey: string, inputs: readonly NetId[], output
   const stored = readCachedValue('ts-sim-run', key);
   if (stored !== undefined) return stored as Uint8Array<ArrayBuffer>;
   const bytes = make();
-  writeCachedValue('ts-sim-run', key, bytes);
+  storeSoon('ts-sim-run', key, bytes);
   return bytes;
+}
+
+/** The cache key of a fused loop's activity plan: its image and port lists. */
+const planKey = (imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[]) => contentHash([imageKey, inputs.join(','), outputs.join(',')]);
+
+/**
+ * The activity plan an earlier fused loop of this image and port list measured over its first cycles, or
+ * undefined. A plan decides only which dirty flags the loop tests, never a value: a loop compiled from a
+ * plan measured on other stimulus computes the same, at most a little slower.
+ */
+export function knownActivityPlan(imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[]): ActivityPlan | undefined {
+  return readCachedValue('ts-sim-plan', planKey(imageKey, inputs, outputs)) as ActivityPlan | undefined;
+}
+
+export function storeActivityPlan(imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[], plan: ActivityPlan): void {
+  storeSoon('ts-sim-plan', planKey(imageKey, inputs, outputs), plan);
+}
+
+/**
+ * Stores a value once the current task is done: serializing and compressing the GPU's image takes about
+ * 0.4 s, which the first cycle need not wait for. A process keeps running until it is written.
+ */
+function storeSoon(kind: string, key: string, value: unknown): void {
+  setImmediate(() => writeCachedValue(kind, key, value));
 }
