@@ -57,6 +57,6 @@ function compileTsSimulator(design: Design, opts: CompiledSimulatorOptions): Com
   // Black boxes run as their TypeScript models (an error names one without).
   const make = () => compileImage(flattenDesign(design, { blackBoxes: 'model' }), opts);
   const key = opts.cache === false ? undefined : imageKey(design, opts);
-  const { image, fromCache, inCache } = key === undefined ? { image: make(), fromCache: false, inCache: false } : cachedImage(key, make);
-  return simulateImage(image, { ...opts, powerOnValues: resetCheckValues(design, opts.resetCheckSeed), cacheKey: inCache ? key : undefined, fromCache });
+  const { image, fromCache } = key === undefined ? { image: make(), fromCache: false } : cachedImage(key, make);
+  return simulateImage(image, { ...opts, powerOnValues: resetCheckValues(design, opts.resetCheckSeed), cacheKey: key, fromCache });
 }

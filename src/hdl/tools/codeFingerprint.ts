@@ -14,14 +14,15 @@ export function codeFingerprint(): string {
   return (fingerprint ??= treeFingerprint(fileURLToPath(new URL('../..', import.meta.url))));
 }
 
-/** A hash of every file under `root`: relative paths and contents, in sorted order. */
+/** A hash of every file under `root` but type declarations and source maps: relative paths and contents, in sorted order. */
 export function treeFingerprint(root: string): string {
   const h = createHash('sha256');
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
-      else if (e.isFile()) h.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
+      // Declarations and source maps do not change what the code does.
+      else if (e.isFile() && !/\.(d\.ts|map)$/.test(e.name)) h.update(relative(root, path)).update('\0').update(readFileSync(path)).update('\0');
     }
   };
   walk(root);

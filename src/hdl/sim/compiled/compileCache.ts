@@ -6,15 +6,20 @@ import type { ImageOptions, NetlistImage } from './netlistImage.ts';
 import type { RunActivity } from './wasmValues.ts';
 import type { ActivityPlan } from './activityPlan.ts';
 
-/** A compile that takes less than this is not stored: reading it back would save little, and small designs are many. */
-const MIN_STORED_MS = 150;
+/**
+ * Designs of fewer cells (summed over their modules) compile in tens of milliseconds: they are neither
+ * looked up nor stored (reading one back would save little, and small designs are many). Decided by size,
+ * not by the time a compile took, so that what is cached does not depend on the machine's load.
+ */
+const MIN_CACHED_CELLS = 1000;
 
 /**
  * The cache key of `design`'s image: its full content (every module, name and source location), the
- * options that change the image, and rtgpu's code (codeFingerprint). Undefined for a design that cannot be
- * serialized (then it is compiled every time).
+ * options that change the image, and rtgpu's code (codeFingerprint). Undefined for a small design, or one
+ * that cannot be serialized (then it is compiled every time).
  */
 export function imageKey(design: Design, opts: ImageOptions): string | undefined {
+  if (design.modules.reduce((n, m) => n + m.cells.length, 0) < MIN_CACHED_CELLS) return undefined;
   let content: string;
   try {
     content = canonicalText(design);
@@ -40,18 +45,16 @@ function canonicalText(value: unknown): string {
   });
 }
 
-/** The image of `key` from the cache, or made by `make` and stored when making it took a while (`inCache`: it is there now). */
-export function cachedImage(key: string, make: () => NetlistImage): { image: NetlistImage; fromCache: boolean; inCache: boolean } {
+/** The image of `key` from the cache, or made by `make` and stored. */
+export function cachedImage(key: string, make: () => NetlistImage): { image: NetlistImage; fromCache: boolean } {
   const stored = readCachedValue('ts-sim', key);
-  if (stored !== undefined) return { image: stored as NetlistImage, fromCache: true, inCache: true };
-  const start = performance.now();
+  if (stored !== undefined) return { image: stored as NetlistImage, fromCache: true };
   const image = make();
-  const worth = performance.now() - start >= MIN_STORED_MS;
-  if (worth) storeSoon('ts-sim', key, image);
-  return { image, fromCache: false, inCache: worth };
+  storeSoon('ts-sim', key, image);
+  return { image, fromCache: false };
 }
 
-/** A fused run loop's WebAssembly (its port lists and activity plan) for the image of `imageKey` (one in the cache: its loops are worth keeping too). */
+/** A fused run loop's WebAssembly (its port lists and activity plan) for the image of `imageKey`. */
 export function cachedRunLoop(imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity, make: () => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   // Every field of the plan, present and future, is part of the key.
   const plan = canonicalText(activity);

@@ -63,9 +63,10 @@ export interface CompiledSimulatorOptions {
   /** Check the design's assertions and assumptions and count its covers (default true; false: as if it had none). */
   readonly checkProperties?: boolean;
   /**
-   * Default true: the compiled netlist and its fused loops are kept in the build cache (`cacheRoot()`,
-   * kinds `ts-sim` and `ts-sim-run`), keyed by the design's full content and rtgpu's own code, and a later
-   * compile of the same design reads them back instead. false: compile every time.
+   * Default true: a design of 1,000 cells or more (summed over its modules) is kept in the build
+   * cache (`cacheRoot()`, kinds `ts-sim`, `ts-sim-run` and `ts-sim-plan`: the compiled netlist, its fused
+   * loops and their activity plan), keyed by the design's full content and rtgpu's own code, and a later
+   * compile of the same design reads it back instead. false: compile every time.
    */
   readonly cache?: boolean;
   /** @internal Set by compileEngine from resetCheckSeed: flattened register name -> power-on value. */
