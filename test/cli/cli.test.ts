@@ -47,13 +47,21 @@ describe('rtgpu', () => {
     expect(r.stdout.trim().split('\n').at(-1)).toBe('3000 cycles, 0 mismatches');
   }, 300_000);
 
-  test('bench --json prints one object with rows and metrics', async () => {
-    const r = await rtgpu('bench', '--design', 'counter', '--cycles', '2000', '--json');
+  test('bench --json prints one object with rows and metrics; the TS simulator and Verilator each run a window of 2 s', async () => {
+    const r = await rtgpu('bench', '--design', 'counter', '--cycles', '2000', '--rounds', '1', '--json');
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.rows.map((x: { sim: string }) => x.sim)).toEqual(['ts', 'verilator', 'icarus']);
     for (const row of j.rows) expect(Object.keys(row)).toEqual(['design', 'sim', 'cycles', 'seconds', 'cyclesPerSecond']);
-    expect(Object.keys(j.metrics)).toEqual(['counter.tsOverVerilator', 'counter.tsOverIcarus']);
+    // The 2,000-cycle stimulus run over many times (Verilator: the harness's repeat), for about 2 s each.
+    for (const row of j.rows.slice(0, 2)) {
+      expect(row.cycles % 2000).toBe(0);
+      expect(row.cycles).toBeGreaterThan(2000);
+      expect(row.seconds, r.stdout).toBeGreaterThan(1);
+    }
+    expect(Object.keys(j.metrics)).toEqual(['counter.tsOverVerilator', 'counter.tsOverVerilatorLowest', 'counter.tsOverVerilatorHighest', 'counter.tsOverIcarus']);
+    expect(j.metrics['counter.tsOverVerilatorLowest']).toBeLessThanOrEqual(j.metrics['counter.tsOverVerilator']);
+    expect(j.metrics['counter.tsOverVerilator']).toBeLessThanOrEqual(j.metrics['counter.tsOverVerilatorHighest']);
   }, 300_000);
 
   test('rtl refuses to overwrite a directory it did not generate', async () => {

@@ -3,7 +3,7 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { findDesign } from '../../designs/catalogue/index.ts';
-import { benchmarkDesign, benchmarkPropertyCost, type BenchRow } from '../../hdl/cosim/index.ts';
+import { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, type BenchRow } from '../../hdl/cosim/index.ts';
 import { measureLibraryFlow } from '../../designs/bench/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/bench/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/bench/icThroughput.ts';
@@ -18,7 +18,7 @@ import { measureEmitColdStart } from '../../designs/bench/cliBench.ts';
 import { measureRtlLines } from '../../designs/bench/rtlSize.ts';
 import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
-const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
+const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--rounds R] [--json]
 
   --design NAME  design to measure (default: bench and the small block fifo, the cost of checking the
                  bench design's properties on the TS simulator, then the start of
@@ -30,15 +30,22 @@ const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
                  BVH4's, the BVH8 IC core's box and triangle tests per cycle and cycles per
                  ray against the BVH4 core's, and the BVH IC core's cycles per
                  ray against the brute-force core's and its node tests per cycle)
-  --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
+  --cycles N     the stimulus's cycles (default 200000; Icarus runs N/50); the TS simulator and
+                 Verilator run it over as many times as a window of 2 s takes
+  --rounds R     side-by-side rounds of the TS simulator and Verilator (default 5); each ratio
+                 reported is the median of the rounds', with its lowest and highest
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
-const options = { design: { type: 'string' }, cycles: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { design: { type: 'string' }, cycles: { type: 'string' }, rounds: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** Each side's timed window per round (issue 44: a window well under 2 s said little). */
+const WINDOW_SECONDS = 2;
 
 export interface BenchPlan {
   /** Undefined: the whole list of measurements. */
   readonly design?: string;
   readonly cycles: number;
+  readonly rounds: number;
   readonly json: boolean;
 }
 
@@ -46,7 +53,7 @@ export function parseBenchArgs(argv: string[]): BenchPlan | HelpPlan {
   const { values, positionals } = parseFlags(argv, options, usage);
   if (values.help) return HELP;
   if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
-  return { design: values.design, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), json: values.json ?? false };
+  return { design: values.design, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), rounds: intFlag('rounds', values.rounds, 5, 1, 50), json: values.json ?? false };
 }
 
 async function execute(plan: BenchPlan): Promise<number> {
@@ -57,16 +64,21 @@ async function execute(plan: BenchPlan): Promise<number> {
   const opt = verilatorCxxOptimization();
   if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
   const rows: BenchRow[] = [];
-  for (const name of names) {
-    log(`measuring ${name} …`);
-    rows.push(...(await benchmarkDesign(await findDesign(name), { ts: n, verilator: n, icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
-  }
-  const rate = (design: string, sim: string) => rows.find((r) => r.design === design && r.sim === sim)?.cyclesPerSecond ?? NaN;
   const metrics: Record<string, number> = {};
   for (const name of names) {
+    log(`measuring ${name}: ${plan.rounds} rounds of the TS simulator and Verilator side by side, ${WINDOW_SECONDS} s each at least, then Icarus …`);
+    const design = await findDesign(name);
+    const r = await benchmarkRounds(design, { cycles: n, seed: 1, rounds: plan.rounds, minSeconds: WINDOW_SECONDS });
+    for (const [sim, rates, cycles] of [['ts', r.ts, r.tsCycles], ['verilator', r.verilator, r.verilatorCycles]] as const) {
+      const rate = median(rates);
+      rows.push({ design: name, sim, cycles, seconds: cycles / rate, cyclesPerSecond: rate });
+    }
+    rows.push(...(await benchmarkDesign(design, { icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
     const prefix = name === 'bench' ? '' : `${name}.`;
-    metrics[`${prefix}tsOverVerilator`] = rate(name, 'ts') / rate(name, 'verilator');
-    metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
+    metrics[`${prefix}tsOverVerilator`] = median(r.ratios);
+    metrics[`${prefix}tsOverVerilatorLowest`] = Math.min(...r.ratios);
+    metrics[`${prefix}tsOverVerilatorHighest`] = Math.max(...r.ratios);
+    metrics[`${prefix}tsOverIcarus`] = median(r.ts) / rows.find((x) => x.design === name && x.sim === 'icarus')!.cyclesPerSecond;
   }
   if (!plan.design) {
     log('measuring the cost of checking properties (bench design, TS simulator) …');

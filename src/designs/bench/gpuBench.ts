@@ -3,10 +3,9 @@
 import { SHADOW_RAY_QUERY, buildFrame } from '../../host/frame.ts';
 import { defaultCamera } from '../../host/camera.ts';
 import { defaultScene } from '../../scenes/defaultScene.ts';
-import { gpuParamsFor, runFrame, runGpu } from '../../host/runtime/index.ts';
+import { cachedGpuDesign, gpuParamsFor, runFrame, runGpu } from '../../host/runtime/index.ts';
 import { replayRecording, type Recording } from '../../hdl/cosim/index.ts';
 import { formatMismatch } from '../../hdl/cosim/index.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
 import { gpuSimulator } from '../../host/runtime/gpuSimulator.ts';
 import { topModule } from '../../hdl/index.ts';
 import { compileSimulator, prepareSimulator } from '../../hdl/sim/index.ts';
@@ -66,7 +65,7 @@ export async function measureGpuSpeed(log: (s: string) => void = () => {}): Prom
  */
 export async function measureLiveBackends(log: (s: string) => void = () => {}): Promise<Record<string, number>> {
   const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 64, height: 48, scene: defaultScene() });
-  const design = gpuDesign(gpuParamsFor(job, { sim: 'verilator' }));
+  const design = cachedGpuDesign(gpuParamsFor(job, { sim: 'verilator' }));
   log('building (or finding) the live Verilator model of rtgpu_top …');
   // Built (not loaded) first, so that the timed start below loads the library as a new process would.
   await prepareSimulator(design, { backend: 'verilator', log });

@@ -3,7 +3,7 @@
 import { emitSystemVerilog, topModule } from '../../hdl/index.ts';
 import { BUILD_DIR, quartusProject, vivadoProject, yosysHandoffScript, yosysReportPath, synthTargets, utilization, type FpgaProject } from '../../hdl/synth/index.ts';
 import type { ManifestPort } from '../../hdl/index.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { cachedGpuDesign } from '../../host/runtime/index.ts';
 import { BOARD_UTILIZATION_LIMIT, boardDevice, type BoardPreset } from '../synth/boards.ts';
 import { boardFigures } from '../synth/boardFigures.ts';
 import { boardTable, figuresSource, percent } from '../synth/boardUtilization.ts';
@@ -29,7 +29,7 @@ export function boardWrapper(name: string, core: string, ports: readonly Manifes
 /** Every file of the board's handoff, the marker first. */
 export function boardHandoffFiles(b: BoardPreset): RtlFile[] {
   const device = boardDevice(b);
-  const design = gpuDesign(b.gpu);
+  const design = cachedGpuDesign(b.gpu);
   const emitted = emitSystemVerilog(design);
   const manifest = { ...handoffManifest(design, b.gpu, b.clockMhz), board: { name: b.name, title: b.title, part: device.part, family: device.family } };
   const core = fpgaProject(manifest);

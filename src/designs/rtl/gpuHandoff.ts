@@ -8,7 +8,7 @@ import { quartusProject } from '../../hdl/synth/index.ts';
 import { synthTargets } from '../../hdl/synth/index.ts';
 import { vivadoProject } from '../../hdl/synth/index.ts';
 import { yosysHandoffScript } from '../../hdl/synth/index.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { cachedGpuDesign } from '../../host/runtime/index.ts';
 import type { GpuParams } from '../../gpu/top/gpuTop.ts';
 import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
 import { handoffReadme } from './handoffReadme.ts';
@@ -20,7 +20,7 @@ import type { RtlFile } from './generatedDir.ts';
 /** Every handoff file for the GPU in configuration `params`; `blocks` are the cosim designs beside it in rtl-out/. */
 export async function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockRtl[]): Promise<RtlFile[]> {
   const L = handoffLayout;
-  const design = gpuDesign(params);
+  const design = cachedGpuDesign(params);
   const emitted = emitSystemVerilog(design);
   const manifest = handoffManifest(design, params);
   const project = fpgaProject(manifest);

@@ -1,6 +1,6 @@
 // A board preset's utilization: Yosys synthesis of its GPU for the device's target, against the device's capacity.
 import { deviceResources, deviceUse, synthesize, utilization, type DeviceUse, type YosysProgress } from '../../hdl/synth/index.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { cachedGpuDesign } from '../../host/runtime/index.ts';
 import { BOARD_UTILIZATION_LIMIT, boardDevice, type BoardPreset } from './boards.ts';
 import type { BoardFigures } from './boardFigures.ts';
 import { rtlSource } from './synthSource.ts';
@@ -16,7 +16,7 @@ export interface BoardMeasurement {
 /** Synthesizes the board's GPU with Yosys (minutes for the whole GPU) and counts its use of the device. */
 export async function measureBoard(b: BoardPreset, onProgress?: (p: YosysProgress) => void): Promise<BoardMeasurement> {
   const device = boardDevice(b);
-  const report = await synthesize(rtlSource(gpuDesign(b.gpu)), device.target, { depth: 'none', onProgress });
+  const report = await synthesize(rtlSource(cachedGpuDesign(b.gpu)), device.target, { depth: 'none', onProgress });
   return { board: b.name, use: deviceUse(report, device), seconds: Math.round(report.elapsedMs / 1000), yosys: report.yosys.replace(/,.*$/, '') };
 }
 

@@ -2,7 +2,7 @@
 import { emitSystemVerilog } from '../../hdl/index.ts';
 import type { Design } from '../../hdl/index.ts';
 import { subDesign, type RtlSource } from '../../hdl/synth/index.ts';
-import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import { cachedGpuDesign } from '../../host/runtime/index.ts';
 import { GPU_TOP_NAME, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { findDesign } from '../catalogue/index.ts';
 
@@ -11,7 +11,7 @@ export const GPU_DESIGN = GPU_TOP_NAME;
 
 /** The design by name: `rtgpu_top` (with GPU parameters) or a catalogue design (`rtgpu cosim --list`). */
 export async function designByName(name: string, gpu: Partial<GpuParams> = {}): Promise<Design> {
-  return name === GPU_DESIGN ? gpuDesign(gpu) : (await findDesign(name)).elaborate();
+  return name === GPU_DESIGN ? cachedGpuDesign(gpu) : (await findDesign(name)).elaborate();
 }
 
 /** The emitted SystemVerilog of a design (or of one of its modules) as a synthesis source. */

@@ -66,3 +66,68 @@ export function benchmarkPropertyCost(d: CosimDesign, cycles: number, seed: numb
   const properties = flattenDesign(design).properties?.length ?? 0;
   return { properties, checkedCyclesPerSecond: (3 * cycles) / seconds[0]!, uncheckedCyclesPerSecond: (3 * cycles) / seconds[1]! };
 }
+
+/** The TS simulator against Verilator in side-by-side rounds (benchmarkRounds). */
+export interface RoundsResult {
+  readonly design: string;
+  /** Each round's cycles per second, per simulator, in round order. */
+  readonly ts: readonly number[];
+  readonly verilator: readonly number[];
+  /** Each round's TS ÷ Verilator. */
+  readonly ratios: readonly number[];
+  /** Cycles each side ran per round (the stimulus run over as many times as its window needs). */
+  readonly tsCycles: number;
+  readonly verilatorCycles: number;
+}
+
+/** The middle value (the mean of the middle two for an even count). */
+export const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+
+/**
+ * TS simulator and Verilator on one stimulus of `cycles` cycles, in `rounds` rounds of one side then the
+ * other, each side timed for at least `minSeconds` (its stimulus run over as many times as a first
+ * calibration run says that takes): so the machine's noise falls on both alike, and a window is long enough
+ * to mean something. The TS side is warmed up first (V8 optimizes the generated code meanwhile).
+ */
+export async function benchmarkRounds(d: CosimDesign, opts: { readonly cycles: number; readonly seed: number; readonly rounds: number; readonly minSeconds: number }): Promise<RoundsResult> {
+  const design = d.elaborate();
+  const top = topModule(design);
+  const stim = buildStimulus(d, top, opts.cycles, opts.seed);
+  const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
+  const ins = stim.inputs.map((p) => p.net.name);
+  const ts = compileSimulator(design);
+  const tsRun = (passes: number) => {
+    const t0 = performance.now();
+    for (let k = 0; k < passes; k++) ts.runVectors(ins, outs, stim.data, opts.cycles);
+    return (performance.now() - t0) / 1000;
+  };
+  const vl = await externalSimulator('verilator').prepare(harnessDesign(design).harness);
+  const vlRun = async (passes: number) => (await vl.run(stim.data, opts.cycles, passes)).seconds;
+  // Warm-up: V8 tiers the TS simulator's loop up meanwhile.
+  tsRun(1);
+  // The calibrations' last runs, each a full window, one side after the other, are the first round.
+  const t = await passesFor(tsRun, opts.minSeconds);
+  const v = await passesFor(vlRun, opts.minSeconds);
+  const tsPasses = t.passes;
+  const vlPasses = v.passes;
+  const rates = { ts: [(tsPasses * opts.cycles) / t.seconds], verilator: [(vlPasses * opts.cycles) / v.seconds] };
+  for (let r = 1; r < opts.rounds; r++) {
+    rates.ts.push((tsPasses * opts.cycles) / tsRun(tsPasses));
+    rates.verilator.push((vlPasses * opts.cycles) / (await vlRun(vlPasses)));
+  }
+  return { design: d.name, ...rates, ratios: rates.ts.map((x, k) => x / rates.verilator[k]!), tsCycles: tsPasses * opts.cycles, verilatorCycles: vlPasses * opts.cycles };
+}
+
+/** The passes of a stimulus a window of `minSeconds` takes: grown until one run of them lasts that long (a first run is often slow). */
+async function passesFor(run: (passes: number) => number | Promise<number>, minSeconds: number): Promise<{ passes: number; seconds: number }> {
+  let passes = 1;
+  for (;;) {
+    const seconds = await run(passes);
+    if (seconds >= minSeconds) return { passes, seconds };
+    passes = Math.ceil(passes * Math.min(100, Math.max(1.2, (1.2 * minSeconds) / Math.max(seconds, 1e-6))));
+  }
+}

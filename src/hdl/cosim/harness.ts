@@ -37,7 +37,12 @@ export interface ExternalRunResult {
 }
 
 export interface PreparedSimulation {
-  run(stimulus: Uint32Array, cycles: number): Promise<ExternalRunResult>;
+  /**
+   * `repeat` (Verilator only; default 1): the stimulus is run that many times over, the design running on, all
+   * in the timed loop (`seconds`), and the outputs are the last pass's: a benchmark's window of seconds without a
+   * stimulus file to match.
+   */
+  run(stimulus: Uint32Array, cycles: number, repeat?: number): Promise<ExternalRunResult>;
 }
 
 export interface ExternalSimulator {

@@ -85,7 +85,8 @@ export const icarus: ExternalSimulator = {
       if (r.exitCode !== 0) throw new Error(`iverilog compile of ${d.top} failed:\n${(r.all ?? '').slice(-4000)}`);
     });
     return {
-      async run(stimulus: Uint32Array, cycles: number) {
+      async run(stimulus: Uint32Array, cycles: number, repeat = 1) {
+        if (repeat !== 1) throw new Error(`the Icarus harness runs its stimulus once (repeat ${repeat}: a Verilator benchmark option)`);
         const work = mkdtempSync(join(tmpdir(), 'rtgpu-iv-'));
         try {
           const stim = join(work, 'stim.hex');

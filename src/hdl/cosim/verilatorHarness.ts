@@ -78,14 +78,15 @@ export const verilator: ExternalSimulator = {
     });
     const outWords = outputRowWords(d);
     return {
-      async run(stimulus: Uint32Array, cycles: number) {
+      async run(stimulus: Uint32Array, cycles: number, repeat = 1) {
+        if (!Number.isSafeInteger(repeat) || repeat < 1) throw new Error(`verilator run of ${d.top}: repeat must be a whole number of at least 1, got ${repeat}`);
         const work = mkdtempSync(join(tmpdir(), 'rtgpu-vl-'));
         try {
           const stim = join(work, 'stim.bin');
           const out = join(work, 'out.bin');
           writeFileSync(stim, new Uint8Array(stimulus.buffer, stimulus.byteOffset, stimulus.byteLength));
           // Memory images are read relative to the working directory, so run where the sources are.
-          const r = await execa(join(dir, 'obj', 'sim'), [stim, out, String(cycles)], { cwd: dir, reject: false, all: true });
+          const r = await execa(join(dir, 'obj', 'sim'), [stim, out, String(cycles), String(repeat)], { cwd: dir, reject: false, all: true });
           if (r.exitCode === STOPPED) throw new Error(stoppedRun(d.top, r.stdout, r.stderr));
           if (r.exitCode !== 0) throw new Error(`verilator simulation of ${d.top} failed:\n${(r.all ?? '').slice(-2000)}`);
           const seconds = Number(/seconds ([0-9.e-]+)/.exec(r.stdout)?.[1] ?? NaN);

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
+import { threadId } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -160,7 +161,8 @@ export function pruneCachedValues(kind: string, budget = CACHED_VALUE_BYTES_PER_
  */
 export function writeCachedValue(kind: string, key: string, value: unknown): void {
   const file = valueFile(kind, key);
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Per process and thread: render workers of one process may store the same key at once.
+  const tmp = `${file}.${process.pid}-${threadId}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
     // Level 1: a quarter of the bytes (netlist names repeat) for a few percent of the compile's time.

@@ -5,6 +5,7 @@ import { codeFingerprint } from '../../tools/codeFingerprint.ts';
 import type { ImageOptions, NetlistImage } from './netlistImage.ts';
 import type { RunActivity } from './wasmValues.ts';
 import type { ActivityPlan } from './activityPlan.ts';
+import { wasmLimits } from './wasmEncoding.ts';
 
 /**
  * Designs of fewer cells (summed over their modules) compile in tens of milliseconds: they are neither
@@ -15,7 +16,7 @@ const MIN_CACHED_CELLS = 1000;
 
 /**
  * The cache key of `design`'s image: its full content (every module, name and source location), the
- * options that change the image, and rtgpu's code (codeFingerprint). Undefined for a small design, or one
+ * options and engine limits that change the image, and rtgpu's code (codeFingerprint). Undefined for a small design, or one
  * that cannot be serialized (then it is compiled every time).
  */
 export function imageKey(design: Design, opts: ImageOptions): string | undefined {
@@ -26,7 +27,8 @@ export function imageKey(design: Design, opts: ImageOptions): string | undefined
   } catch {
     return undefined;
   }
-  const options = `optimize=${opts.optimize ?? true} properties=${opts.checkProperties ?? true} js=${opts.backend === 'js'}`;
+  // The engine limits decide how the code is split into functions (tests lower them).
+  const options = `optimize=${opts.optimize ?? true} properties=${opts.checkProperties ?? true} js=${opts.backend === 'js'} limits=${wasmLimits.functionBytes},${wasmLimits.locals}`;
   return contentHash([codeFingerprint(), options, content]);
 }
 
