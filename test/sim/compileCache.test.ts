@@ -12,7 +12,8 @@ import { pruneCachedValues, readCachedValue, writeCachedValue } from '../../src/
 import { treeFingerprint } from '../../src/hdl/tools/codeFingerprint.ts';
 import { cachedGpuDesign } from '../../src/host/runtime/index.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';
-import { elaborate, type Design } from '../../src/hdl/index.ts';
+import { elaborate, flattenDesign, type Design } from '../../src/hdl/index.ts';
+import { compileImage, type NetlistImage } from '../../src/hdl/sim/compiled/netlistImage.ts';
 import { forgetInferredNames } from '../../src/hdl/core/naming.ts';
 import { GpuTop } from '../../src/gpu/index.ts';
 
@@ -29,7 +30,7 @@ afterAll(() => {
 });
 
 /** Every module, net, cell, name and source location as text (bigints, maps and sets spelled out). */
-const text = (d: Design) => JSON.stringify(d, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : v));
+const text = (d: Design | NetlistImage) => JSON.stringify(d, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : v instanceof Set ? [...v] : ArrayBuffer.isView(v) ? [...(v as Uint8Array)] : v));
 
 /** Values are stored once the task that compiled them is done. */
 const stored = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -60,8 +61,12 @@ describe('compile cache', () => {
     const design = rtcore.elaborate();
     const first = compileSimulator(design);
     expect(first.fromCache).toBe(false);
+    // The image is stored after this task: whatever running the simulator does meanwhile must not change it.
+    expectSameBehaviour(first, compileSimulator(design, { cache: false }), (c, rng) => rtcore.stimulus(c, rng), seed + 2, 100);
     await stored();
     expect(entries('ts-sim')).toHaveLength(1);
+    const storedImage = readCachedValue('ts-sim', entries('ts-sim')[0]!.replace('.v8.gz', '')) as NetlistImage;
+    expect(text(storedImage)).toBe(text(compileImage(flattenDesign(design, { blackBoxes: 'model' }))));
     const second = compileSimulator(design);
     expect(second.fromCache).toBe(true);
     const fresh = compileSimulator(design, { cache: false });
