@@ -1,6 +1,7 @@
 // Recovers the TypeScript variable a DSL call was assigned to, so generated signals carry the user's names.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type * as TsMorph from 'ts-morph';
 import type { SourceLoc } from '../ir/netlist.ts';
 import { contentHash, readCachedValue, writeCachedValue } from '../tools/buildCache.ts';
@@ -48,8 +49,8 @@ function namesOf(path: string): FileNames | null {
     } catch {
       text = '';
     }
-    // The rules below are part of what the names mean: a change to this file invalidates them.
-    const key = contentHash([NAMING_RULES_VERSION, text]);
+    // The rules of this file are part of what the names mean: a change to it invalidates them.
+    const key = contentHash([namingRules(), text]);
     const stored = text === '' ? undefined : (readCachedValue('names', key) as [string, InferredName | null][] | undefined);
     f = text === '' ? null : { text, key, names: new Map(stored ?? []), added: false };
     fileNames.set(path, f);
@@ -57,8 +58,9 @@ function namesOf(path: string): FileNames | null {
   return f;
 }
 
-/** Bump when inferName's rules change, so that names cached under the old rules are not used. */
-const NAMING_RULES_VERSION = 'naming-1';
+let rules: string | undefined;
+/** This file's own text, so that names cached under other rules are not used. */
+const namingRules = (): string => (rules ??= readFileSync(fileURLToPath(import.meta.url), 'utf8'));
 
 /** Stores the names inferred since the last call (elaborate calls it when it finishes). */
 export function storeInferredNames(): void {
