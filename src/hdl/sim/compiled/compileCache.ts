@@ -4,7 +4,6 @@ import { contentHash, readCachedValue, writeCachedValue } from '../../tools/buil
 import { codeFingerprint } from '../../tools/codeFingerprint.ts';
 import type { ImageOptions, NetlistImage } from './netlistImage.ts';
 import type { RunActivity } from './wasmValues.ts';
-import type { ActivityPlan } from './activityPlan.ts';
 import { wasmLimits } from './wasmEncoding.ts';
 
 /**
@@ -66,22 +65,6 @@ export function cachedRunLoop(imageKey: string, inputs: readonly NetId[], output
   const bytes = make();
   storeSoon('ts-sim-run', key, bytes);
   return bytes;
-}
-
-/** The cache key of a fused loop's activity plan: its image and port lists. */
-const planKey = (imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[]) => contentHash([imageKey, inputs.join(','), outputs.join(',')]);
-
-/**
- * The activity plan an earlier fused loop of this image and port list measured over its first cycles, or
- * undefined. A plan decides only which dirty flags the loop tests, never a value: a loop compiled from a
- * plan measured on other stimulus computes the same, at most a little slower.
- */
-export function knownActivityPlan(imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[]): ActivityPlan | undefined {
-  return readCachedValue('ts-sim-plan', planKey(imageKey, inputs, outputs)) as ActivityPlan | undefined;
-}
-
-export function storeActivityPlan(imageKey: string, inputs: readonly NetId[], outputs: readonly NetId[], plan: ActivityPlan): void {
-  storeSoon('ts-sim-plan', planKey(imageKey, inputs, outputs), plan);
 }
 
 /**

@@ -5,7 +5,7 @@ import { PropertyFailedError, propertySupport, propertyWhere } from '../property
 import { generateCode } from './codegen.ts';
 import type { Layout } from './layout.ts';
 import { compileImage, type NetlistImage } from './netlistImage.ts';
-import { cachedRunLoop, knownActivityPlan, storeActivityPlan } from './compileCache.ts';
+import { cachedRunLoop } from './compileCache.ts';
 import { asyncResets } from './asyncResets.ts';
 import { VcdWriter } from '../vcd.ts';
 import { generateWasmRun, type RunActivity } from './wasmCodegen.ts';
@@ -64,9 +64,9 @@ export interface CompiledSimulatorOptions {
   readonly checkProperties?: boolean;
   /**
    * Default true: a design of 1,000 cells or more (summed over its modules) is kept in the build
-   * cache (`cacheRoot()`, kinds `ts-sim`, `ts-sim-run` and `ts-sim-plan`: the compiled netlist, its fused
-   * loops and their activity plan), keyed by the design's full content and rtgpu's own code, and a later
-   * compile of the same design reads it back instead. false: compile every time.
+   * cache (`cacheRoot()`, kinds `ts-sim` and `ts-sim-run`: the compiled netlist and its fused loops), keyed
+   * by the design's full content and rtgpu's own code, and a later compile of the same design reads it back
+   * instead. false: compile every time.
    */
   readonly cache?: boolean;
   /** @internal Set by compileEngine from resetCheckSeed: flattened register name -> power-on value. */
@@ -467,12 +467,11 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       const module = new WebAssembly.Module(this.cacheKey === undefined ? bytes() : cachedRunLoop(this.cacheKey, inputs, outputs, activity ?? {}, bytes));
       return (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
     };
-    // A plan measured by an earlier run of this image and port list (compile cache) needs no counting first
-    // (RTGPU_SIM_PROFILE measures again, to report).
-    const known = this.cacheKey === undefined || process.env.RTGPU_SIM_PROFILE ? undefined : knownActivityPlan(this.cacheKey, inputs, outputs);
+    // Each loop measures its own plan: one stored by an earlier run on another workload made the loop up to
+    // 21 % slower (rtcore: a busy run's plan on an idle run).
     let run: (n: number, stim: number, out: number) => void;
     try {
-      run = compile(known ? { ...known, counting: false } : { counting: true });
+      run = compile({ counting: true });
     } catch (e) {
       // Too large to fuse: the caller steps comb and commit from JavaScript instead.
       if (e instanceof WasmSizeError) return undefined;
@@ -487,7 +486,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const regionCounters = layout.evaluationBytes.map(counter);
     const groupCounters = layout.groupEvaluationBytes.map(counter);
     const read = (cs: Int32Array[]) => cs.map((c) => c[0]!);
-    let profile: { regions: number[]; groups: number[]; cycles: number } | null = known ? null : { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
+    let profile: { regions: number[]; groups: number[]; cycles: number } | null = { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
     // Each loop keeps only the flags it tests up to date (not those of busy regions and groups, nor of
     // groups whose registers it writes in place), and code outside it keeps flags the loop relies on
     // (a comb run by a peek may take a region's flag without the commit that follows): after a change
@@ -510,7 +509,6 @@ class CompiledNetlistSimulator implements CompiledSimulator {
           const plan = planActivity(this.L, layout.regions, layout.commitGroups, regions, groups, profile.cycles);
           if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, regions, profile.cycles, plan, groups);
           profile = null;
-          if (this.cacheKey !== undefined) storeActivityPlan(this.cacheKey, inputs, outputs, plan);
           // Measured once: the loop is compiled again without counters, and without the flags that do not pay.
           run = compile({ ...plan, counting: false });
           this.forceFullEvaluation();
