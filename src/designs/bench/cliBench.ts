@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from '../../hdl/cosim/index.ts';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -31,10 +32,10 @@ export function measureEmitColdStart(log: (s: string) => void = () => {}): Recor
       execFileSync(process.execPath, [join(repo, 'dist', 'cli', 'main.js'), ...args], { cwd: dir, stdio: 'ignore', env });
       return performance.now() - t0;
     };
-    const median = (args: string[]) => [0, 1, 2, 3, 4].map(() => run(args)).sort((a, b) => a - b)[2]!;
+    const fiveRuns = (args: string[]) => median([0, 1, 2, 3, 4].map(() => run(args)));
     const emit = ['emit', 'gcd.ts', '--out', 'out', '--force'];
     const emitFirstRunMs = run(emit);
-    return { helpStartMs: median(['--help']), emitColdStartMs: median(emit), simStartMs: median(['sim', 'gcd.tb.ts', '--sim', 'ts', '--seed', '1']), emitFirstRunMs, ...measureGpuStart(dir, env) };
+    return { helpStartMs: fiveRuns(['--help']), emitColdStartMs: fiveRuns(emit), simStartMs: fiveRuns(['sim', 'gcd.tb.ts', '--sim', 'ts', '--seed', '1']), emitFirstRunMs, ...measureGpuStart(dir, env) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -59,7 +60,7 @@ function measureGpuStart(dir: string, env: NodeJS.ProcessEnv): Record<string, nu
     const stdout = execFileSync(process.execPath, [join(repo, 'dist', 'cli', 'main.js'), 'render', ...args], { cwd: dir, env, encoding: 'utf8' });
     return { seconds: (performance.now() - t0) / 1000, setup: setupSeconds(stdout) };
   };
-  const median3 = (f: () => number) => [f(), f(), f()].sort((a, b) => a - b)[1]!;
+  const median3 = (f: () => number) => median([f(), f(), f()]);
   const pixel = ['--width', '1', '--height', '1', '--out', 'pixel.png'];
   const gpuSetupFirstSeconds = render(pixel).setup;
   const gpuSetupCachedSeconds = median3(() => render(pixel).setup);

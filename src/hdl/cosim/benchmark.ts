@@ -14,13 +14,19 @@ export interface BenchRow {
   readonly cyclesPerSecond: number;
 }
 
-/** Runs each simulator for its own cycle count (Icarus is far slower), all from one stimulus. */
-export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<SimulatorName, number>>, seed: number): Promise<BenchRow[]> {
+/** A design elaborated with one seeded stimulus of `cycles` cycles, and the port names a vector run takes. */
+function benchSetup(d: CosimDesign, cycles: number, seed: number) {
   const design = d.elaborate();
   const top = topModule(design);
-  const max = Math.max(...Object.values(cycles));
-  const stim = buildStimulus(d, top, max, seed);
+  const stim = buildStimulus(d, top, cycles, seed);
   const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
+  const ins = stim.inputs.map((p) => p.net.name);
+  return { design, stim, ins, outs };
+}
+
+/** Runs each simulator for its own cycle count (Icarus is far slower), all from one stimulus. */
+export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<SimulatorName, number>>, seed: number): Promise<BenchRow[]> {
+  const { design, stim, ins, outs } = benchSetup(d, Math.max(...Object.values(cycles)), seed);
   const rows: BenchRow[] = [];
   const row = (sim: SimulatorName, n: number, seconds: number) =>
     rows.push({ design: d.name, sim, cycles: n, seconds, cyclesPerSecond: n / seconds });
@@ -29,7 +35,6 @@ export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<Sim
     if (sim === 'ts') {
       // Warm up the JIT on the same instance (its generated functions are its own), then measure.
       const s = compileSimulator(design);
-      const ins = stim.inputs.map((p) => p.net.name);
       const warm = Math.min(n, 20_000);
       s.runVectors(ins, outs, data.subarray(0, warm * stim.rowWords), warm);
       const t0 = performance.now();
@@ -46,11 +51,7 @@ export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<Sim
 
 /** TS simulator cycles per second with the design's properties checked and without, measured alternately on one stimulus. */
 export function benchmarkPropertyCost(d: CosimDesign, cycles: number, seed: number): { readonly properties: number; readonly checkedCyclesPerSecond: number; readonly uncheckedCyclesPerSecond: number } {
-  const design = d.elaborate();
-  const top = topModule(design);
-  const stim = buildStimulus(d, top, cycles, seed);
-  const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
-  const ins = stim.inputs.map((p) => p.net.name);
+  const { design, stim, ins, outs } = benchSetup(d, cycles, seed);
   const sims = [true, false].map((checkProperties) => compileSimulator(design, { checkProperties }));
   const warm = Math.min(cycles, 20_000);
   for (const s of sims) s.runVectors(ins, outs, stim.data.subarray(0, warm * stim.rowWords), warm);
@@ -86,19 +87,14 @@ export const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-
 /**
  * TS simulator and Verilator on one stimulus of `cycles` cycles, in `rounds` rounds of one side then the
- * other, each side timed for at least `minSeconds` (its stimulus run over as many times as a first
- * calibration run says that takes): so the machine's noise falls on both alike, and a window is long enough
+ * other, each side timed for at least `minSeconds` (its stimulus run over as many times as a
+ * calibration finds that takes): so the machine's noise falls on both alike, and a window is long enough
  * to mean something. The TS side is warmed up first (V8 optimizes the generated code meanwhile).
  */
 export async function benchmarkRounds(d: CosimDesign, opts: { readonly cycles: number; readonly seed: number; readonly rounds: number; readonly minSeconds: number }): Promise<RoundsResult> {
-  const design = d.elaborate();
-  const top = topModule(design);
-  const stim = buildStimulus(d, top, opts.cycles, opts.seed);
-  const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
-  const ins = stim.inputs.map((p) => p.net.name);
+  const { design, stim, ins, outs } = benchSetup(d, opts.cycles, opts.seed);
   const ts = compileSimulator(design);
   const tsRun = (passes: number) => {
     const t0 = performance.now();
