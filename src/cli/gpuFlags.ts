@@ -3,6 +3,7 @@
 import { intFlag } from './args.ts';
 import { MAX_MAIN_MEMORY_WORDS, defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { DEFAULT_MAX_CYCLES, GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
+import { verilatorBuildFlag } from './verilatorBuildFlag.ts';
 import { CliError } from './cliError.ts';
 
 /** RT cores and IC cores the GPU can be built with (src/host/runtime/gpuJob.ts); the runtime's defaults are 4 and 2. */
@@ -72,11 +73,18 @@ export interface GpuSimChoice {
   readonly sim: GpuSim;
   /** With 'lockstep': the simulators compared. */
   readonly lockstep?: readonly LockstepSim[];
+  /** `--verilator-build`: VerilatorOptions.hierarchical. */
+  readonly hierarchical?: boolean | 'auto';
 }
 
-/** `--sim`: one simulator, `lockstep` (all three of the RTL), or a comma list of them run in lockstep. */
-export function gpuSimFlag(value: string | undefined, fallback: GpuSim): GpuSimChoice {
-  const text = value ?? fallback;
+/** `--sim` (one simulator, `lockstep` (all three of the RTL), or a comma list of them run in lockstep) and `--verilator-build`. */
+export function gpuSimFlag(value: string | undefined, fallback: GpuSim, build?: string): GpuSimChoice {
+  const choice = gpuSims(value ?? fallback);
+  const verilator = choice.sim === 'verilator' || (choice.lockstep ?? []).includes('verilator');
+  return { ...choice, hierarchical: verilatorBuildFlag(build, verilator) };
+}
+
+function gpuSims(text: string): GpuSimChoice {
   if (!text.includes(',')) {
     if (!(GPU_SIMS as readonly string[]).includes(text)) throw new CliError(`--sim: unknown simulator '${text}' (choose from ${GPU_SIMS.join(', ')}, or a comma list of ${LOCKSTEP_SIMS.join(', ')})`);
     return text === 'lockstep' ? { sim: 'lockstep', lockstep: LOCKSTEP_SIMS } : { sim: text as GpuSim };

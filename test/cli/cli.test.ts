@@ -5,6 +5,16 @@ import { tempDir } from '../tempDir.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false });
 
+/** The first line of the error a command-line parse throws, or 'parsed'. */
+const first = (parse: () => unknown) => {
+  try {
+    parse();
+  } catch (e) {
+    return (e as Error).message.split('\n')[0];
+  }
+  return 'parsed';
+};
+
 describe('rtgpu', () => {
   test('no command prints usage and exits 2', async () => {
     const r = await rtgpu();
@@ -47,11 +57,12 @@ describe('rtgpu', () => {
     expect(r.stdout.trim().split('\n').at(-1)).toBe('3000 cycles, 0 mismatches');
   }, 300_000);
 
-  test('bench --json prints one object with rows and metrics; the TS simulator and Verilator each run a window of 2 s', async () => {
-    const r = await rtgpu('bench', '--design', 'counter', '--cycles', '2000', '--rounds', '1', '--json');
-    expect(r.exitCode).toBe(0);
+  test('bench DESIGN.ts --json: one object with rows and metrics; the TS simulator and Verilator each run a window of 2 s', async () => {
+    // A user's design file, on the random stimulus cosim drives (the catalogue's --design takes the same path from there).
+    const r = await rtgpu('bench', 'examples/gcd/gcd.ts', '--cycles', '2000', '--rounds', '1', '--seed', '7', '--json');
+    expect(r.exitCode, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(j.rows.map((x: { sim: string }) => x.sim)).toEqual(['ts', 'verilator', 'icarus']);
+    expect(j.rows.map((x: { design: string; sim: string }) => `${x.design} ${x.sim}`)).toEqual(['Gcd_width16 ts', 'Gcd_width16 verilator', 'Gcd_width16 icarus']);
     for (const row of j.rows) expect(Object.keys(row)).toEqual(['design', 'sim', 'cycles', 'seconds', 'cyclesPerSecond']);
     // The 2,000-cycle stimulus run over many times (Verilator: the harness's repeat), for about 2 s each.
     for (const row of j.rows.slice(0, 2)) {
@@ -59,10 +70,23 @@ describe('rtgpu', () => {
       expect(row.cycles).toBeGreaterThan(2000);
       expect(row.seconds, r.stdout).toBeGreaterThan(1);
     }
-    expect(Object.keys(j.metrics)).toEqual(['counter.tsOverVerilator', 'counter.tsOverVerilatorLowest', 'counter.tsOverVerilatorHighest', 'counter.tsOverIcarus']);
-    expect(j.metrics['counter.tsOverVerilatorLowest']).toBeLessThanOrEqual(j.metrics['counter.tsOverVerilator']);
-    expect(j.metrics['counter.tsOverVerilator']).toBeLessThanOrEqual(j.metrics['counter.tsOverVerilatorHighest']);
+    expect(Object.keys(j.metrics)).toEqual(['Gcd_width16.tsOverVerilator', 'Gcd_width16.tsOverVerilatorLowest', 'Gcd_width16.tsOverVerilatorHighest', 'Gcd_width16.tsOverIcarus']);
+    expect(j.metrics['Gcd_width16.tsOverVerilatorLowest']).toBeLessThanOrEqual(j.metrics['Gcd_width16.tsOverVerilator']);
+    expect(j.metrics['Gcd_width16.tsOverVerilator']).toBeLessThanOrEqual(j.metrics['Gcd_width16.tsOverVerilatorHighest']);
   }, 300_000);
+
+  test('bench: a design with two clocks, a catalogue name given as a file, or file flags without a file are errors', async () => {
+    const two = await rtgpu('bench', 'examples/twoclock/twoclock.ts', '--cycles', '1000', '--seed', '3');
+    expect(two.exitCode).toBe(1);
+    expect(two.stderr).toMatch(/twoclock\.ts: \w+ is clocked otherwise than by one rising edge of one clock .*rtgpu bench times designs with one clock/);
+    expect(two.stdout).toMatch(/seed 3 \(rerun with --seed 3\)/);
+    const { parseBenchArgs } = await import('../../src/cli/commands/bench.ts');
+    const bench = (argv: string[]) => first(() => parseBenchArgs(argv));
+    expect(bench(['counter'])).toBe("'counter' is not a design file (DESIGN.ts); a built-in design is named with --design counter");
+    expect(bench(['gcd.ts', '--design', 'counter'])).toBe('give a design file or --design NAME, not both');
+    expect(bench(['--design', 'counter', '--top', 'Gcd'])).toBe('--top, --param, --no-typecheck and --seed apply to a design file (rtgpu bench DESIGN.ts)');
+    expect(bench(['--design', 'counter', '--rounds', '1'])).toBe('parsed');
+  }, 60_000);
 
   test('rtl refuses to overwrite a directory it did not generate', async () => {
     const { writeFileSync, readFileSync } = await import('node:fs');
@@ -141,15 +165,6 @@ describe('--triangles means one thing per command, and says which when given the
 });
 
 describe('command lines the cli-flags fuzz target found wrong (each command parse alone, as the target runs it)', () => {
-  const first = (parse: () => unknown) => {
-    try {
-      parse();
-    } catch (e) {
-      return (e as Error).message.split('\n')[0];
-    }
-    return 'parsed';
-  };
-
   test("an empty word (an unset shell variable) is named as one, not taken for a file named ''", async () => {
     const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
     const { parseAsmArgs } = await import('../../src/cli/commands/asm.ts');
@@ -182,6 +197,35 @@ describe('command lines the cli-flags fuzz target found wrong (each command pars
     const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
     for (const name of ['constructor', '__proto__', 'toString'])
       expect(first(() => parseRenderArgs(['--scene', name]))).toBe(`--scene: unknown built-in scene '${name}' (choose from cornell, bunny, textured, bunnies, rods; a scene file is the SCENE argument)`);
+  });
+});
+
+describe('--verilator-build: how Verilator builds the model', () => {
+  test('auto unless given; flat and hierarchical as VerilatorOptions.hierarchical, on every member that is Verilator', async () => {
+    const { parseSimArgs } = await import('../../src/cli/commands/sim.ts');
+    const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
+    const { parseRunCommandLine } = await import('../../src/cli/commands/run.ts');
+    const options = (argv: string[]) => {
+      const plan = parseSimArgs(['tb.ts', ...argv]) as { options: { hierarchical?: unknown; backends?: { backend?: string; hierarchical?: unknown }[] } };
+      return plan.options.backends ? plan.options.backends.map((b) => `${b.backend ?? 'ts'}:${String(b.hierarchical)}`) : [String(plan.options.hierarchical)];
+    };
+    expect(options(['--sim', 'verilator'])).toEqual(['auto']);
+    expect(options(['--sim', 'verilator', '--verilator-build', 'flat'])).toEqual(['false']);
+    expect(options(['--sim', 'ts,verilator', '--verilator-build', 'hierarchical'])).toEqual(['ts:undefined', 'verilator:true']);
+    expect(options(['--sim', 'lockstep', '--verilator-build', 'hierarchical'])).toEqual(['ts:undefined', 'verilator:true', 'icarus:undefined']);
+    const render = parseRenderArgs(['--sim', 'ts,verilator', '--verilator-build', 'flat']) as { choice: { hierarchical?: unknown } };
+    expect(render.choice.hierarchical).toBe(false);
+    const run = parseRunCommandLine(['k.s', '--sim', 'verilator']) as { sim: { hierarchical?: unknown } };
+    expect(run.sim.hierarchical).toBe('auto');
+  });
+
+  test('an unknown build, or a build where nothing runs on Verilator, is an error naming the flag', async () => {
+    const { parseSimArgs } = await import('../../src/cli/commands/sim.ts');
+    const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
+    expect(first(() => parseSimArgs(['tb.ts', '--sim', 'verilator', '--verilator-build', 'fast']))).toBe("--verilator-build: unknown build 'fast' (choose from auto, flat, hierarchical)");
+    expect(first(() => parseSimArgs(['tb.ts', '--sim', 'verilator', '--verilator-build', '__proto__']))).toBe("--verilator-build: unknown build '__proto__' (choose from auto, flat, hierarchical)");
+    expect(first(() => parseSimArgs(['tb.ts', '--verilator-build', 'flat']))).toBe('--verilator-build flat: nothing runs on Verilator (add verilator to --sim)');
+    expect(first(() => parseRenderArgs(['--sim', 'ts,icarus', '--verilator-build', 'hierarchical']))).toBe('--verilator-build hierarchical: nothing runs on Verilator (add verilator to --sim)');
   });
 });
 

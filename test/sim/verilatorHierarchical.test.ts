@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { UInt, cat, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { externalDesign } from '../../src/hdl/sim/external/externalDesign.ts';
-import { hierarchicalBlocks } from '../../src/hdl/sim/verilator/hierarchicalBlocks.ts';
+import { hierarchicalBlocks, hierarchicalPays } from '../../src/hdl/sim/verilator/hierarchicalBlocks.ts';
 import { createRng } from '../../src/util/seededRandom.ts';
 
 // A two-stage multiply-accumulate lane: enough logic that a copy per instance costs C++.
@@ -48,6 +48,21 @@ test('a module placed 4 times or more becomes a block; one placed 3 times, one h
   const { design } = elaborate(Lanes, undefined);
   expect(hierarchicalBlocks(externalDesign(design, { registers: false }))).toEqual(['Lane']);
   expect(hierarchicalBlocks(externalDesign(design, { registers: true }))).toEqual([]);
+});
+
+test("'auto' builds hierarchically when the C++ is optimized, flat at RTGPU_VERILATOR_OPT=0", () => {
+  const saved = process.env.RTGPU_VERILATOR_OPT;
+  try {
+    const at = (level: string | undefined) => {
+      if (level === undefined) delete process.env.RTGPU_VERILATOR_OPT;
+      else process.env.RTGPU_VERILATOR_OPT = level;
+      return hierarchicalPays();
+    };
+    expect([at(undefined), at('0'), at('1'), at('2'), at('3')]).toEqual([true, false, true, true, true]);
+  } finally {
+    if (saved === undefined) delete process.env.RTGPU_VERILATOR_OPT;
+    else process.env.RTGPU_VERILATOR_OPT = saved;
+  }
 });
 
 test('a hierarchical build runs every cycle as the TS simulator (lockstep on random inputs)', async () => {

@@ -3,7 +3,11 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { findDesign } from '../../designs/catalogue/index.ts';
-import { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, type BenchRow } from '../../hdl/cosim/index.ts';
+import { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, recordRandomRun, type BenchRow, type RecordedBench } from '../../hdl/cosim/index.ts';
+import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
+import { designFileUsage, type DesignFilePlan } from './emit.ts';
+import { formatDiagnosticHere } from '../diagnosticText.ts';
+import { seedFromEnv } from '../../util/seededRandom.ts';
 import { measureLibraryFlow } from '../../designs/bench/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/bench/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/bench/icThroughput.ts';
@@ -19,6 +23,11 @@ import { measureRtlLines } from '../../designs/bench/rtlSize.ts';
 import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--rounds R] [--json]
+       rtgpu bench DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--cycles N] [--rounds R] [--seed S] [--json]
+
+A design file (DESIGN.ts, as 'rtgpu emit' takes) is measured on a run of random, protocol-keeping
+stimulus (as 'rtgpu cosim DESIGN.ts' drives it: resets held first, ready/valid streams kept), recorded
+once on the TS simulator and replayed on the TS simulator, Verilator and Icarus alike.
 
   --design NAME  design to measure (default: bench and the small block fifo, the cost of checking the
                  bench design's properties on the TS simulator, then the start of
@@ -34,16 +43,32 @@ const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--rounds R] [--j
                  Verilator run it over as many times as a window of 2 s takes
   --rounds R     side-by-side rounds of the TS simulator and Verilator (default 5); each ratio
                  reported is the median of the rounds', with its lowest and highest
-  --json         print one JSON object {"rows": [...], "metrics": {...}}`;
+  --seed S       a design file's stimulus seed (default: SEED from the environment, else random, printed)
+  --json         print one JSON object {"rows": [...], "metrics": {...}}
+${designFileUsage}`;
 
-const options = { design: { type: 'string' }, cycles: { type: 'string' }, rounds: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = {
+  design: { type: 'string' },
+  cycles: { type: 'string' },
+  rounds: { type: 'string' },
+  seed: { type: 'string' },
+  json: { type: 'boolean' },
+  top: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  'no-typecheck': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** Each side's timed window per round (issue 44: a window well under 2 s said little). */
 const WINDOW_SECONDS = 2;
 
 export interface BenchPlan {
-  /** Undefined: the whole list of measurements. */
+  /** Undefined (and no `file`): the whole list of measurements. */
   readonly design?: string;
+  /** A user's design file, measured on a recorded random run. */
+  readonly file?: DesignFilePlan;
+  /** The design file's stimulus seed (undefined: SEED from the environment, else random). */
+  readonly seed?: number;
   readonly cycles: number;
   readonly rounds: number;
   readonly json: boolean;
@@ -52,8 +77,16 @@ export interface BenchPlan {
 export function parseBenchArgs(argv: string[]): BenchPlan | HelpPlan {
   const { values, positionals } = parseFlags(argv, options, usage);
   if (values.help) return HELP;
-  if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
-  return { design: values.design, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), rounds: intFlag('rounds', values.rounds, 5, 1, 50), json: values.json ?? false };
+  if (positionals.length > 1) throw new CliError(`unexpected argument '${positionals[1]}'\n\n${usage}`);
+  const path = positionals[0];
+  if (path !== undefined && !isFileArgument(path)) throw new CliError(`'${path}' is not a design file (DESIGN.ts); a built-in design is named with --design ${path}\n\n${usage}`);
+  if (path !== undefined && values.design !== undefined) throw new CliError('give a design file or --design NAME, not both');
+  if (path === undefined && (values.top !== undefined || values.param !== undefined || values['no-typecheck'] || values.seed !== undefined))
+    throw new CliError('--top, --param, --no-typecheck and --seed apply to a design file (rtgpu bench DESIGN.ts)');
+  parseParams(values.param ?? []);
+  const file = path === undefined ? undefined : { file: path, top: values.top, params: values.param, typecheck: !values['no-typecheck'] };
+  const seed = values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff);
+  return { design: values.design, file, seed, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), rounds: intFlag('rounds', values.rounds, 5, 1, 50), json: values.json ?? false };
 }
 
 async function execute(plan: BenchPlan): Promise<number> {
@@ -65,9 +98,10 @@ async function execute(plan: BenchPlan): Promise<number> {
   if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
   const rows: BenchRow[] = [];
   const metrics: Record<string, number> = {};
-  for (const name of names) {
+  const sources = plan.file ? [await designFileSource(plan.file, n, plan.seed ?? seedFromEnv(), log)] : await Promise.all(names.map(findDesign));
+  for (const design of sources) {
+    const name = design.name;
     log(`measuring ${name}: ${plan.rounds} rounds of the TS simulator and Verilator side by side, ${WINDOW_SECONDS} s each at least, then Icarus …`);
-    const design = await findDesign(name);
     const r = await benchmarkRounds(design, { cycles: n, seed: 1, rounds: plan.rounds, minSeconds: WINDOW_SECONDS });
     for (const [sim, rates, cycles] of [['ts', r.ts, r.tsCycles], ['verilator', r.verilator, r.verilatorCycles]] as const) {
       const rate = median(rates);
@@ -80,7 +114,7 @@ async function execute(plan: BenchPlan): Promise<number> {
     metrics[`${prefix}tsOverVerilatorHighest`] = Math.max(...r.ratios);
     metrics[`${prefix}tsOverIcarus`] = median(r.ts) / rows.find((x) => x.design === name && x.sim === 'icarus')!.cyclesPerSecond;
   }
-  if (!plan.design) {
+  if (!plan.design && !plan.file) {
     log('measuring the cost of checking properties (bench design, TS simulator) …');
     const cost = benchmarkPropertyCost(await findDesign('bench'), n, 1);
     metrics['properties.count'] = cost.properties;
@@ -138,6 +172,22 @@ async function execute(plan: BenchPlan): Promise<number> {
   console.log('');
   for (const [k, v] of Object.entries(metrics)) console.log(`${k}: ${v.toFixed(3)}`);
   return 0;
+}
+
+/** A user's design file with a recorded random run of `cycles` cycles: errors in it or in the run name the file. */
+async function designFileSource(file: DesignFilePlan, cycles: number, seed: number, log: (line: string) => void): Promise<RecordedBench> {
+  const user = await loadUserDesign(file.file, file);
+  for (const w of user.warnings) log(formatDiagnosticHere(w));
+  const name = user.design.top;
+  log(`recording ${cycles} cycles of random stimulus on ${shownPath(user.file)} (${name}), seed ${seed} (rerun with --seed ${seed}) …`);
+  try {
+    const { recording, streams } = await recordRandomRun(user.design, cycles, seed);
+    if (streams.length) log(`  streams: ${streams.map((st) => `${st.name} (${st.direction})`).join(', ')}`);
+    if (recording.instants) throw new Error(`${name} is clocked otherwise than by one rising edge of one clock (several clocks, or a falling edge); rtgpu bench times designs with one clock`);
+    return { name, design: user.design, recording };
+  } catch (e) {
+    throw new CliError(`${shownPath(user.file)}: ${(e as Error).message}`, 1);
+  }
 }
 
 export const benchCommand = defineCommand({ summary: 'measure simulation speed', usage, options, parse: parseBenchArgs, execute });

@@ -2,7 +2,7 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/catalogue/index.ts';
-import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
+import { RecordingSimulator, assumptionsHold, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
 import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
@@ -182,7 +182,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
   const sim = gates.length ? new RecordingSimulator(engine, user.design) : engine;
   try {
     const tb = new Testbench(sim, { seed });
-    const streams = driveRandomly(tb, { resets: resetInputs(flattenDesign(user.design)) });
+    const streams = driveRandomly(tb, { resets: resetInputs(flattenDesign(user.design)), keep: assumptionsHold(engine, user.design) });
     if (streams.length) console.log(`  streams: ${streams.map((s) => `${s.name} (${s.direction})`).join(', ')}`);
     const t0 = performance.now();
     try {

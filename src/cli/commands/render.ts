@@ -180,6 +180,7 @@ async function execute(plan: RenderPlan): Promise<number> {
     result = await runGpu(job, {
       sim,
       lockstep: choice.lockstep,
+      hierarchical: choice.hierarchical,
       log: buildLog(() => bar.clear()),
       rtCores: gpu.rtCores,
       icCores: gpu.icCores,

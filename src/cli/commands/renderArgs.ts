@@ -1,5 +1,6 @@
 // The command line of `rtgpu render`: its flags, their checks, and the plan of the render they describe.
 import { parseFlags, intFlag } from '../args.ts';
+import { verilatorBuildUsage } from '../verilatorBuildFlag.ts';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { HELP, type HelpPlan } from '../command.ts';
 import { checkSceneFileKind, isInstancedSceneFile, isTriangleImage } from '../inputFiles.ts';
@@ -98,6 +99,7 @@ how busy each core was. Pixel id = y * width + x, from the top left.
                         above and in front of its bounds' centre (printed as a 'lights:' line), a
                         built-in scene its own two lights
 ${gpuSimUsage('ts')}
+${verilatorBuildUsage(24)}
 ${gpuFlagsUsage}
   --jobs N              GPU instances in worker threads, each rendering whole patches of the frame
                         (TS simulator only; default: one per core for frames of 8 patches a core or more,
@@ -123,6 +125,7 @@ const flags = {
   fov: { type: 'string' },
   light: { type: 'string', multiple: true },
   sim: { type: 'string' },
+  'verilator-build': { type: 'string' },
   scene: { type: 'string' },
   bvh: { type: 'boolean' },
   bvh8: { type: 'boolean' },
@@ -272,7 +275,7 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   const base = (sceneName !== undefined ? BUILT_IN_SCENES[sceneName]!.camera : undefined) ?? defaultCamera;
   const fixedCamera: Camera = { eye: given.eye ?? base.eye, look: given.look ?? base.look, up: given.up ?? base.up, fov: given.fov ?? base.fov };
   if (sceneFile === undefined) checkCamera(fixedCamera, width, height);
-  const choice = gpuSimFlag(values.sim, 'ts');
+  const choice = gpuSimFlag(values.sim, 'ts', values['verilator-build']);
   // The ISS's limit is per thread: it does not grow with the frame.
   const gpu = gpuFlags(values, choice.sim === 'iss' ? 0 : width * height);
   if (values.vcd !== undefined && choice.sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');

@@ -1,5 +1,6 @@
 // `rtgpu run`: assemble a kernel, run it for N pixels on the whole GPU (or the ISA simulator) and print each result.
 import { parseFlags, intFlag } from '../args.ts';
+import { verilatorBuildUsage } from '../verilatorBuildFlag.ts';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
@@ -50,6 +51,7 @@ default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixe
   --pixels N            pixels to run (default 1)
 ${gpuSimUsage('iss')}
                         (on the RTL, cycles are GPU clock cycles; on the ISS, instructions)
+${verilatorBuildUsage(24)}
   --json                print {"cycles","instructions","pixels":[{"pixel","ret"}],"faults"} instead
   --max-instructions N  iss: instructions one thread may run before the run is abandoned (default ${DEFAULT_MAX_INSTRUCTIONS})
 ${gpuFlagsUsage}
@@ -154,6 +156,7 @@ const flags = {
   texture: { type: 'string' },
   pixels: { type: 'string' },
   sim: { type: 'string' },
+  'verilator-build': { type: 'string' },
   json: { type: 'boolean' },
   'max-instructions': { type: 'string' },
   ...gpuFlagOptions,
@@ -182,7 +185,7 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | HelpPlan {
     throw new CliError(`--triangles names a scene file here (the same as --scene), got the number ${values.triangles}; the simulated GPU sizes its triangle memories to the scene (a hardware configuration: 'rtgpu rtl --triangles K')`);
   if (values.bvh && values.bvh8) throw new CliError('give --bvh or --bvh8, not both');
   if (values.obb && !values.bvh8) throw new CliError(obbNeedsBvh8(values.bvh ? '--bvh' : undefined));
-  const sim = gpuSimFlag(values.sim, 'iss');
+  const sim = gpuSimFlag(values.sim, 'iss', values['verilator-build']);
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
   const gpu = gpuFlags(values, pixels);

@@ -6,6 +6,7 @@ import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { verilatorBuildFlag, verilatorBuildUsage } from '../verilatorBuildFlag.ts';
 import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
@@ -16,7 +17,7 @@ import { checkWritable, withMarker, writeRtl } from '../../designs/rtl/generated
 /** The engines `--sim` names alone besides ts: js, wasm, verilator, icarus. */
 const single = simulatorBackends.filter((b) => b !== 'lockstep');
 
-const usage = `usage: rtgpu sim TESTBENCH.ts [--sim S] [--vcd FILE] [--seed N] [--max-cycles N] [--portable DIR] [--coverage FILE]
+const usage = `usage: rtgpu sim TESTBENCH.ts [--sim S] [--verilator-build B] [--vcd FILE] [--seed N] [--max-cycles N] [--portable DIR] [--coverage FILE]
 
 Runs a testbench file: it exports its design ('export const design = elaborate(Top, params).design',
 or the module and 'params' as a design file does) and its body
@@ -28,6 +29,7 @@ reported at its line, with its message, cycle and the values its condition read,
                    lockstep (ts, Verilator and Icarus compared every cycle), or a comma list run in lockstep;
                    ${gateLevelSimulatorNames.join(' and ')} (post-synthesis: Yosys' gates on Icarus) in the list
                    replay the run's inputs on the gates afterwards, every output compared with the TS simulator
+${verilatorBuildUsage(19)}
   --vcd FILE       write a waveform (lockstep: FILE with .<simulator> before .vcd)
   --seed N         the testbench's seed (tb.rng; default: SEED from the environment, else random, printed)
   --max-cycles N   cycles the testbench may take (default: its exported 'maxCycles', else 1,000,000)
@@ -41,15 +43,17 @@ reported at its line, with its message, cycle and the values its condition read,
                    engine) instead of their init value: a testbench that forgets the reset fails
   --no-typecheck   run the file without type-checking it (and the files it imports) first`;
 
-/** The simulator options `--sim` names (the simulators table, sim/simulators.ts). */
-export function simChoice(text: string | undefined, trace: boolean): SimulatorOptions {
+/** The simulator options `--sim` names (the simulators table, sim/simulators.ts), Verilator built as `--verilator-build` says. */
+export function simChoice(text: string | undefined, trace: boolean, build?: string): SimulatorOptions {
   const log = buildLog();
+  const verilator = text === 'lockstep' || (text?.split(',').some((s) => s.trim() === 'verilator') ?? false);
+  const open = { trace, log, hierarchical: verilatorBuildFlag(build, verilator) };
   const one = (name: string) => {
     if (!isSimulatorId(name) || name === 'lockstep' || isGateLevel(name)) throw new CliError(`--sim: unknown simulator '${name}' (choose from ${liveSimulatorNames.join(', ')}, or a comma list)`);
-    return engineOptions(name, { trace, log });
+    return engineOptions(name, open);
   };
   if (text === undefined) return {};
-  if (text === 'lockstep') return simulatorOptions('lockstep', { trace, log });
+  if (text === 'lockstep') return simulatorOptions('lockstep', open);
   if (!text.includes(',')) return one(text);
   const list = text.split(',').map((s) => s.trim());
   // Each name checked first: `--sim x,0,0` names 'x', not a simulator listed twice.
@@ -58,7 +62,7 @@ export function simChoice(text: string | undefined, trace: boolean): SimulatorOp
   return { backend: 'lockstep', backends, log };
 }
 
-const options = { sim: { type: 'string' }, vcd: { type: 'string' }, coverage: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'reset-check': { type: 'boolean' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { sim: { type: 'string' }, 'verilator-build': { type: 'string' }, vcd: { type: 'string' }, coverage: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'reset-check': { type: 'boolean' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export interface SimPlan {
   readonly file: string;
@@ -92,7 +96,7 @@ export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
   if (gates.length && values.vcd !== undefined) throw new CliError(`--vcd: ${gates.join(', ')} replays the run afterwards and writes no waveform; drop one of them`);
   return {
     file: positionals[0]!,
-    options: simChoice(gates.length ? live || undefined : values.sim, values.vcd !== undefined),
+    options: simChoice(gates.length ? live || undefined : values.sim, values.vcd !== undefined, values['verilator-build']),
     gates,
     sim: gates.length ? live || 'ts' : values.sim,
     vcd: values.vcd,

@@ -2,7 +2,9 @@
 import { topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { compileSimulator } from '../sim/index.ts';
+import type { Design } from '../ir/netlist.ts';
 import type { CosimDesign } from './design.ts';
+import { checkRecording, type Recording } from './recording.ts';
 import { buildStimulus, harnessDesign } from './runCosim.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 
@@ -14,18 +16,38 @@ export interface BenchRow {
   readonly cyclesPerSecond: number;
 }
 
-/** A design elaborated with one seeded stimulus of `cycles` cycles, and the port names a vector run takes. */
-function benchSetup(d: CosimDesign, cycles: number, seed: number) {
-  const design = d.elaborate();
+/** A design and a run of its inputs recorded already (`recordRandomRun`): what a benchmark measures besides a catalogue design. */
+export interface RecordedBench {
+  readonly name: string;
+  readonly design: Design;
+  /** One clock, one rising edge per row (no `instants`); at least as many cycles as the benchmark asks for. */
+  readonly recording: Recording;
+}
+
+/** What the benchmarks measure: a catalogue design and its seeded stimulus, or a design with a recorded run. */
+export type BenchSource = CosimDesign | RecordedBench;
+
+/** A design elaborated with one stimulus of `cycles` cycles (seeded, or recorded), and the port names a vector run takes. */
+function benchSetup(d: BenchSource, cycles: number, seed: number) {
+  const design = 'recording' in d ? d.design : d.elaborate();
   const top = topModule(design);
-  const stim = buildStimulus(d, top, cycles, seed);
   const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
-  const ins = stim.inputs.map((p) => p.net.name);
-  return { design, stim, ins, outs };
+  if ('recording' in d) return { design, outs, ...recordedStimulus(d, cycles) };
+  const stim = buildStimulus(d, top, cycles, seed);
+  return { design, outs, stim, ins: stim.inputs.map((p) => p.net.name) };
+}
+
+/** The recorded rows as a stimulus: a benchmark's runs take them as they are, one row per cycle. */
+function recordedStimulus({ name, design, recording }: RecordedBench, cycles: number) {
+  checkRecording(design, recording);
+  if (recording.instants) throw new Error(`${name}: its run is not one rising edge of one clock per cycle (several clocks, or a falling edge); the benchmarks time designs with one clock`);
+  if (recording.cycles < cycles) throw new Error(`${name}: the recording holds ${recording.cycles} cycles, the benchmark asks for ${cycles}`);
+  const rowWords = recording.rows.length / recording.cycles;
+  return { stim: { data: recording.rows.subarray(0, rowWords * cycles), rowWords }, ins: recording.inputs };
 }
 
 /** Runs each simulator for its own cycle count (Icarus is far slower), all from one stimulus. */
-export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<SimulatorName, number>>, seed: number): Promise<BenchRow[]> {
+export async function benchmarkDesign(d: BenchSource, cycles: Partial<Record<SimulatorName, number>>, seed: number): Promise<BenchRow[]> {
   const { design, stim, ins, outs } = benchSetup(d, Math.max(...Object.values(cycles)), seed);
   const rows: BenchRow[] = [];
   const row = (sim: SimulatorName, n: number, seconds: number) =>
@@ -41,7 +63,8 @@ export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<Sim
       s.runVectors(ins, outs, data, n);
       row(sim, n, (performance.now() - t0) / 1000);
     } else {
-      const prepared = await externalSimulator(sim).prepare(harnessDesign(design).harness);
+      // Nothing is compared here: an X output (vendor IP's data before a write) is read as 0, not an error.
+      const prepared = await externalSimulator(sim).prepare({ ...harnessDesign(design).harness, unknownBefore: n });
       const r = await prepared.run(data, n);
       row(sim, n, r.seconds);
     }
@@ -50,7 +73,7 @@ export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<Sim
 }
 
 /** TS simulator cycles per second with the design's properties checked and without, measured alternately on one stimulus. */
-export function benchmarkPropertyCost(d: CosimDesign, cycles: number, seed: number): { readonly properties: number; readonly checkedCyclesPerSecond: number; readonly uncheckedCyclesPerSecond: number } {
+export function benchmarkPropertyCost(d: BenchSource, cycles: number, seed: number): { readonly properties: number; readonly checkedCyclesPerSecond: number; readonly uncheckedCyclesPerSecond: number } {
   const { design, stim, ins, outs } = benchSetup(d, cycles, seed);
   const sims = [true, false].map((checkProperties) => compileSimulator(design, { checkProperties }));
   const warm = Math.min(cycles, 20_000);
@@ -93,7 +116,7 @@ export const median = (xs: readonly number[]) => {
  * calibration finds that takes): so the machine's noise falls on both alike, and a window is long enough
  * to mean something. The TS side is warmed up first (V8 optimizes the generated code meanwhile).
  */
-export async function benchmarkRounds(d: CosimDesign, opts: { readonly cycles: number; readonly seed: number; readonly rounds: number; readonly minSeconds: number }): Promise<RoundsResult> {
+export async function benchmarkRounds(d: BenchSource, opts: { readonly cycles: number; readonly seed: number; readonly rounds: number; readonly minSeconds: number }): Promise<RoundsResult> {
   const { design, stim, ins, outs } = benchSetup(d, opts.cycles, opts.seed);
   const ts = compileSimulator(design);
   const tsRun = (passes: number) => {

@@ -19,12 +19,14 @@ export interface OpenOptions {
   readonly log?: (line: string) => void;
   /** Build Verilator with waveform support. */
   readonly trace?: boolean;
+  /** Verilator's build: flat, or repeated modules as hierarchical blocks (VerilatorOptions.hierarchical). */
+  readonly hierarchical?: boolean | 'auto';
 }
 
 /** How an engine of the simulators table (simulators.ts) opens live. */
 export function engineOptions(name: EngineName, o: OpenOptions = {}): EngineOptions {
   const backend = simulators[name].backend;
-  if (backend === 'verilator') return { backend, trace: o.trace, log: o.log };
+  if (backend === 'verilator') return { backend, trace: o.trace, hierarchical: o.hierarchical, log: o.log };
   if (backend === 'icarus') return { backend, log: o.log };
   return backend === undefined ? {} : { backend };
 }

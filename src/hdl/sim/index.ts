@@ -20,7 +20,7 @@ export {
   type GateLevelSimulatorName,
 } from './simulators.ts';
 export type { CompiledSimulator } from './compiled/compiledSimulator.ts';
-export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';
+export { LockstepMismatchError, type LockstepSimulator } from './lockstep/lockstepSimulator.ts';
 export { VcdWriter } from './vcd.ts';
 export { resetInputs } from './signals.ts';
 export { resetAtPowerOn } from './external/resetAtPowerOn.ts';

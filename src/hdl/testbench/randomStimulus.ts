@@ -18,7 +18,15 @@ export interface RandomStimulusOptions {
    * `resetCycles`, then released for good. `resetInputs(flattenDesign(design))` (rtgpu/hdl/sim) finds them.
    */
   readonly resets?: ReadonlyMap<string, boolean>;
+  /**
+   * Whether this cycle's inputs are ones the design accepts (its assumptions hold: `assumptionsHold`, rtgpu/hdl/cosim).
+   * Called once the other inputs are drawn; while it says false they are drawn again, up to `MAX_REDRAWS` times.
+   */
+  readonly keep?: () => boolean;
 }
+
+/** Draws of one cycle's other inputs before they are left as they are (the design then reports the assumption they break). */
+export const MAX_REDRAWS = 64;
 
 export interface FoundStream {
   readonly name: string;
@@ -66,13 +74,7 @@ export function driveRandomly(tb: Testbench, opts: RandomStimulusOptions = {}): 
       new StreamSink(tb, s.ports, { backpressure: opts.backpressure ?? 0.3, name: s.name });
     }
   }
-  const free = ports.filter((p) => p.direction === 'input' && !taken.has(p.name));
-  tb.fork('random inputs', async () => {
-    for (;;) {
-      for (const p of free) tb.poke(p.name, tb.rng.bits(p.width));
-      await tb.tick();
-    }
-  });
+  // The resets before the other inputs, so that `keep` sees this cycle's reset.
   for (const [name, activeHigh] of resets) {
     tb.fork(`reset ${name}`, async () => {
       tb.poke(name, activeHigh ? 1 : 0);
@@ -80,5 +82,14 @@ export function driveRandomly(tb: Testbench, opts: RandomStimulusOptions = {}): 
       tb.poke(name, activeHigh ? 0 : 1);
     });
   }
+  const free = ports.filter((p) => p.direction === 'input' && !taken.has(p.name));
+  tb.fork('random inputs', async () => {
+    for (;;) {
+      for (let draw = 0; draw === 0 || (draw <= MAX_REDRAWS && opts.keep?.() === false); draw++) {
+        for (const p of free) tb.poke(p.name, tb.rng.bits(p.width));
+      }
+      await tb.tick();
+    }
+  });
   return streams;
 }

@@ -54,14 +54,15 @@ const hex4 = (x: number) => `0x${x.toString(16).padStart(4, '0')}`;
 /** A simulator of `design` on the engine `opts.sim` names, at power-on (the TS one is compiled once per design). */
 async function gpuSimulatorOn(design: Design, opts: DriverOptions): Promise<{ sim: Simulator; owned: boolean }> {
   const log = opts.log;
+  const open = { trace: opts.vcd !== undefined, hierarchical: opts.hierarchical, log };
   switch (opts.sim) {
     case 'ts':
       return { sim: gpuSimulator(design), owned: false };
     case 'verilator':
     case 'icarus':
-      return { sim: await compileSimulator(design, engineOptions(opts.sim, { trace: opts.vcd !== undefined, log })), owned: true };
+      return { sim: await compileSimulator(design, engineOptions(opts.sim, open)), owned: true };
     case 'lockstep': {
-      const members = (opts.lockstep ?? simulators.lockstep.members).map((m) => engineOptions(m, { trace: opts.vcd !== undefined, log }));
+      const members = (opts.lockstep ?? simulators.lockstep.members).map((m) => engineOptions(m, open));
       return { sim: await compileSimulator(design, { backend: 'lockstep', backends: members, log }), owned: true };
     }
     default:

@@ -59,6 +59,11 @@ export interface GpuRunOptions {
   readonly sim: GpuSim;
   /** With sim 'lockstep': the simulators compared every cycle (default ts, verilator, icarus). */
   readonly lockstep?: readonly LockstepSim[];
+  /**
+   * How Verilator builds rtgpu_top (VerilatorOptions.hierarchical; default flat): `true` or `'auto'` (the
+   * CLI's default) verilate the float units and the integer divider once each, a first build about 4x faster.
+   */
+  readonly hierarchical?: boolean | 'auto';
   /** RT cores (1–4, default 4) and IC cores (1–32, default 2). */
   readonly rtCores?: number;
   readonly icCores?: number;

@@ -6,6 +6,14 @@
 // reaches nothing inside one, so a module holding a signal or memory it peeks or pokes is not a block.
 import type { Design, ModuleIR } from '../../ir/netlist.ts';
 import type { ExternalDesign } from '../external/externalDesign.ts';
+import { verilatorCxxOptimization } from '../../tools/verilatorCompile.ts';
+
+/**
+ * Whether blocks pay, for `hierarchical: 'auto'`: they do when the C++ is optimized (rtgpu_top at -O2
+ * builds in 67 s against 253 s flat, and runs 1.8x slower); at -O0 (RTGPU_VERILATOR_OPT=0, the test
+ * suite's level) the precompiled header already makes the flat build cheap, and blocks ran 3.6x slower.
+ */
+export const hierarchicalPays = (): boolean => verilatorCxxOptimization() !== '-O0';
 
 /** A module placed fewer times than this stays inlined: its copies cost less than a block's call. */
 const MIN_INSTANCES = 4;

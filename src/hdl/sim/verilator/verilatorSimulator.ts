@@ -10,7 +10,7 @@ import { verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
-import { hierarchicalBlocks, hierarchicalBlocksConfig } from './hierarchicalBlocks.ts';
+import { hierarchicalBlocks, hierarchicalBlocksConfig, hierarchicalPays } from './hierarchicalBlocks.ts';
 import { engineReportsError, type EngineReport } from '../external/engineReports.ts';
 import { PropertyFailedError } from '../propertyCheck.ts';
 import { wordsOf } from '../signals.ts';
@@ -27,9 +27,10 @@ export interface VerilatorOptions {
   /**
    * Verilate each module placed 4 times or more once, as a hierarchical block, instead of once per instance
    * (docs/hdl-guide.md, "Simulators"): rtgpu_top at -O2 builds in a quarter of the time and runs
-   * about half as fast. Not with `trace` or `registers` (Node reaches nothing inside a block). Default false.
+   * about half as fast. Not with `trace` or `registers` (Node reaches nothing inside a block). `'auto'`:
+   * hierarchical where that pays (`hierarchicalPays`: the C++ optimized), as the CLI does. Default false.
    */
-  readonly hierarchical?: boolean;
+  readonly hierarchical?: boolean | 'auto';
   /** Progress lines (a large design takes minutes to build the first time). */
   readonly log?: (line: string) => void;
 }
@@ -83,7 +84,8 @@ export async function buildVerilatorModel(x: ExternalDesign, build: VerilatorBui
   await toolVersion('g++');
   const cpp = modelSource(x, trace);
   const vlt = publicSignalsConfig(x);
-  const blocks = build.hierarchical && !trace ? hierarchicalBlocks(x) : [];
+  const hierarchical = build.hierarchical === 'auto' ? hierarchicalPays() : (build.hierarchical ?? false);
+  const blocks = hierarchical && !trace ? hierarchicalBlocks(x) : [];
   const hier = blocks.length ? hierarchicalBlocksConfig(blocks) : '';
   const flags = [...verilatorModelFlags(), ...(trace ? ['--trace'] : []), ...(blocks.length ? ['--hierarchical'] : [])];
   const make = verilatorMakeVariables(hookDeclarations.runtimeFlags);
