@@ -152,7 +152,7 @@ async function execute(plan: BenchPlan): Promise<number> {
     if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');
     Object.assign(metrics, { bvhCyclesPerRay: core.bvhCyclesPerRay, bvhBruteForceCyclesPerRay: core.bruteForceCyclesPerRay, bvhSpeedup: core.bvhSpeedup, bvhNodeTestsPerCycle: core.bvhNodeTestsPerCycle });
     log('measuring the whole GPU (rtgpu_top) …');
-    Object.assign(metrics, await measureGpuSpeed(log));
+    Object.assign(metrics, await measureGpuSpeed(log, plan.rounds));
     log('rendering the built-in scene at 64x48 with shade …');
     Object.assign(metrics, await measureGpuFrame());
     log('rendering it with any-hit and with closest-hit shadow rays (brute force, BVH, BVH8) …');
