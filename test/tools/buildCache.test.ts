@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheDir, cachedBuild } from '../../src/hdl/tools/buildCache.ts';
+import { cacheDir, cachedBuild, cacheUsage, writeCachedValue } from '../../src/hdl/tools/buildCache.ts';
 
 let root = '';
 let saved: string | undefined;
@@ -52,3 +52,29 @@ describe('cachedBuild', () => {
     expect((await cachedBuild('k', 'bad', slowBuild(count))).cached).toBe(false);
   });
 });
+
+describe('cacheUsage (rtgpu doctor)', () => {
+  test('each kind with its entries and bytes, largest first; values pruned, builds kept; writes in progress and locks left out', async () => {
+    expect(cacheUsage()).toEqual([]);
+    await cachedBuild('model', 'a', async (tmp) => writeFileSync(join(tmp, 'lib.so'), Buffer.alloc(3000)));
+    await cachedBuild('model', 'b', async (tmp) => {
+      mkdirSync(join(tmp, 'obj'));
+      writeFileSync(join(tmp, 'obj', 'x.o'), Buffer.alloc(5000));
+    });
+    mkdirSync(join(root, 'model', 'c.tmp-1-2'));
+    mkdirSync(join(root, 'model', 'c.lock'));
+    writeCachedValue('image', 'k1', { words: new Uint8Array(100) });
+    writeFileSync(join(root, 'image', 'k2.v8.gz.1-0.tmp'), 'partial');
+    const usage = cacheUsage();
+    expect(usage.map((u) => [u.kind, u.entries, u.pruned])).toEqual([
+      ['model', 2, false],
+      ['image', 1, true],
+    ]);
+    // The build's files and its .complete record (the seconds it took), the value's compressed bytes.
+    expect(usage[0]!.bytes).toBeGreaterThanOrEqual(8000);
+    expect(usage[0]!.bytes).toBeLessThan(8100);
+    expect(usage[1]!.bytes).toBeGreaterThan(20);
+    expect(usage[1]!.bytes).toBeLessThan(400);
+  });
+});
+

@@ -1,6 +1,6 @@
 // `rtgpu doctor`: which external tools are installed, their versions, and what each one enables.
 import { createRequire } from 'node:module';
-import { cacheRoot, MissingToolError, toolVersion, type ToolName } from '../../hdl/tools/index.ts';
+import { CACHED_VALUE_BYTES_PER_KIND, cacheRoot, cacheUsage, MissingToolError, toolVersion, type CacheKindUsage, type ToolName } from '../../hdl/tools/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
@@ -70,6 +70,8 @@ interface Report {
   readonly tools: readonly ToolStatus[];
   readonly koffi: { found: boolean; detail: string };
   readonly cache: string;
+  /** Each kind of the build cache, largest first. */
+  readonly cacheUsage: readonly CacheKindUsage[];
   readonly backends: Readonly<Record<string, boolean>>;
 }
 
@@ -83,6 +85,7 @@ async function report(): Promise<Report> {
     tools,
     koffi,
     cache: cacheRoot(),
+    cacheUsage: cacheUsage(),
     backends: {
       js: true,
       wasm: true,
@@ -93,6 +96,19 @@ async function report(): Promise<Report> {
       prove: has('yosys', 'yosys-smtbmc', 'z3'),
     },
   };
+}
+
+const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
+
+/** The cache's size per kind: values are pruned to a budget each; builds (Verilator models, Icarus, Yosys) stay until removed. */
+function cacheLines(usage: readonly CacheKindUsage[]): string[] {
+  if (!usage.length) return ['  empty'];
+  const width = Math.max(...usage.map((u) => u.kind.length));
+  const total = usage.reduce((n, u) => n + u.bytes, 0);
+  return [
+    ...usage.map((u) => `  ${u.kind.padEnd(width)}  ${String(u.entries).padStart(5)} ${u.pruned ? 'values' : 'builds'}  ${megabytes(u.bytes).padStart(9)}${u.pruned ? `  (kept under ${megabytes(CACHED_VALUE_BYTES_PER_KIND)}, least recently used dropped)` : ''}`),
+    `  total ${megabytes(total)}; everything in it can be rebuilt: remove the directory (or one kind's) to reclaim the space`,
+  ];
 }
 
 function formatReport(r: Report): string {
@@ -107,6 +123,7 @@ function formatReport(r: Report): string {
     '',
     `native calls: ${mark(r.koffi.found)} ${r.koffi.detail}`,
     `build cache:  ${r.cache} (set RTGPU_CACHE to move it)`,
+    ...cacheLines(r.cacheUsage),
     '',
     `simulator back ends usable here: ${Object.entries(r.backends)
       .filter(([k, ok]) => ok && k !== 'synth' && k !== 'prove')

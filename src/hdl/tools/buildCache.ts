@@ -174,3 +174,34 @@ export function writeCachedValue(kind: string, key: string, value: unknown): voi
     if (!['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
   }
 }
+
+/** What one kind of the build cache holds. */
+export interface CacheKindUsage {
+  readonly kind: string;
+  /** Builds (directories) or values (files) in it. */
+  readonly entries: number;
+  readonly bytes: number;
+  /** Values are pruned to CACHED_VALUE_BYTES_PER_KIND, least recently used first; builds are kept until removed. */
+  readonly pruned: boolean;
+}
+
+/** Each kind under `cacheRoot()` with its entries and bytes (what `rtgpu doctor` reports), largest first. */
+export function cacheUsage(root = cacheRoot()): CacheKindUsage[] {
+  const bytesIn = (path: string): number => {
+    try {
+      const st = statSync(path);
+      return st.isDirectory() ? readdirSync(path).reduce((n, f) => n + bytesIn(join(path, f)), 0) : st.size;
+    } catch {
+      return 0; // removed meanwhile by another process
+    }
+  };
+  const kinds = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
+  return kinds
+    .map((d) => {
+      const names = readdirSync(join(root, d.name)).filter((f) => !f.includes('.tmp') && !f.endsWith('.lock')); // a build or value being written, a build's lock
+      const values = names.filter((f) => f.endsWith('.v8.gz'));
+      return { kind: d.name, entries: names.length, bytes: bytesIn(join(root, d.name)), pruned: values.length > 0 && values.length === names.length };
+    })
+    .sort((a, b) => b.bytes - a.bytes || a.kind.localeCompare(b.kind));
+}
+
