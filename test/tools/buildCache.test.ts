@@ -1,9 +1,9 @@
 // The build cache: one build per key even when several callers ask at once; stale locks and failed builds do not block it.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheDir, cachedBuild, cacheUsage, writeCachedValue } from '../../src/hdl/tools/buildCache.ts';
+import { cacheDir, cachedBuild, cacheUsage, pruneCachedBuilds, writeCachedValue } from '../../src/hdl/tools/buildCache.ts';
 
 let root = '';
 let saved: string | undefined;
@@ -54,7 +54,7 @@ describe('cachedBuild', () => {
 });
 
 describe('cacheUsage (rtgpu doctor)', () => {
-  test('each kind with its entries and bytes, largest first; values pruned, builds kept; writes in progress and locks left out', async () => {
+  test('each kind with its entries and bytes, largest first, values told from builds; writes in progress and locks left out', async () => {
     expect(cacheUsage()).toEqual([]);
     await cachedBuild('model', 'a', async (tmp) => writeFileSync(join(tmp, 'lib.so'), Buffer.alloc(3000)));
     await cachedBuild('model', 'b', async (tmp) => {
@@ -66,7 +66,7 @@ describe('cacheUsage (rtgpu doctor)', () => {
     writeCachedValue('image', 'k1', { words: new Uint8Array(100) });
     writeFileSync(join(root, 'image', 'k2.v8.gz.1-0.tmp'), 'partial');
     const usage = cacheUsage();
-    expect(usage.map((u) => [u.kind, u.entries, u.pruned])).toEqual([
+    expect(usage.map((u) => [u.kind, u.entries, u.values])).toEqual([
       ['model', 2, false],
       ['image', 1, true],
     ]);
@@ -75,6 +75,33 @@ describe('cacheUsage (rtgpu doctor)', () => {
     expect(usage[0]!.bytes).toBeLessThan(8100);
     expect(usage[1]!.bytes).toBeGreaterThan(20);
     expect(usage[1]!.bytes).toBeLessThan(400);
+  });
+});
+
+describe('pruneCachedBuilds', () => {
+  const build = (key: string, bytes: number) => cachedBuild('model', key, async (tmp) => writeFileSync(join(tmp, 'lib.so'), Buffer.alloc(bytes)));
+  const setUsed = (key: string, secondsAgo: number) => {
+    const t = new Date(Date.now() - secondsAgo * 1000);
+    utimesSync(join(cacheDir('model', key), '.complete'), t, t);
+  };
+
+  test('the least recently used builds go first, a cache hit counts as a use, and the build just made stays', async () => {
+    for (const key of ['a', 'b', 'c']) await build(key, 1000);
+    setUsed('a', 30);
+    setUsed('b', 20);
+    setUsed('c', 10);
+    // A hit on 'a' makes it the most recently used.
+    expect((await build('a', 1000)).cached).toBe(true);
+    pruneCachedBuilds('model', 'd', 2100);
+    expect(['a', 'b', 'c'].map((k) => existsSync(cacheDir('model', k)))).toEqual([true, false, true]);
+    // The one kept is kept even when it alone is over the budget.
+    pruneCachedBuilds('model', 'c', 10);
+    expect(['a', 'c'].map((k) => existsSync(cacheDir('model', k)))).toEqual([false, true]);
+  });
+
+  test('a new build prunes its kind (the budget is CACHED_BUILD_BYTES_PER_KIND: nothing goes at these sizes)', async () => {
+    for (const key of ['a', 'b']) await build(key, 1000);
+    expect(['a', 'b'].map((k) => existsSync(cacheDir('model', k)))).toEqual([true, true]);
   });
 });
 

@@ -1,6 +1,6 @@
 // `rtgpu doctor`: which external tools are installed, their versions, and what each one enables.
 import { createRequire } from 'node:module';
-import { CACHED_VALUE_BYTES_PER_KIND, cacheRoot, cacheUsage, MissingToolError, toolVersion, type CacheKindUsage, type ToolName } from '../../hdl/tools/index.ts';
+import { CACHED_BUILD_BYTES_PER_KIND, CACHED_VALUE_BYTES_PER_KIND, cacheRoot, cacheUsage, MissingToolError, toolVersion, type CacheKindUsage, type ToolName } from '../../hdl/tools/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
@@ -100,14 +100,15 @@ async function report(): Promise<Report> {
 
 const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 
-/** The cache's size per kind: values are pruned to a budget each; builds (Verilator models, Icarus, Yosys) stay until removed. */
+/** The cache's size per kind, each kept under its budget (values and builds), least recently used dropped first. */
 function cacheLines(usage: readonly CacheKindUsage[]): string[] {
   if (!usage.length) return ['  empty'];
   const width = Math.max(...usage.map((u) => u.kind.length));
   const total = usage.reduce((n, u) => n + u.bytes, 0);
   return [
-    ...usage.map((u) => `  ${u.kind.padEnd(width)}  ${String(u.entries).padStart(5)} ${u.pruned ? 'values' : 'builds'}  ${megabytes(u.bytes).padStart(9)}${u.pruned ? `  (kept under ${megabytes(CACHED_VALUE_BYTES_PER_KIND)}, least recently used dropped)` : ''}`),
-    `  total ${megabytes(total)}; everything in it can be rebuilt: remove the directory (or one kind's) to reclaim the space`,
+    ...usage.map((u) => `  ${u.kind.padEnd(width)}  ${String(u.entries).padStart(5)} ${u.values ? 'values' : 'builds'}  ${megabytes(u.bytes).padStart(9)}`),
+    `  total ${megabytes(total)}; each kind keeps under ${megabytes(CACHED_VALUE_BYTES_PER_KIND)} of values or ${megabytes(CACHED_BUILD_BYTES_PER_KIND)} of builds, the least recently used dropped first;`,
+    '  everything in it is rebuilt when needed: remove the directory (or one kind of it) to reclaim the space now',
   ];
 }
 

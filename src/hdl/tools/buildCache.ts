@@ -76,10 +76,10 @@ async function lock(dir: string): Promise<(() => void) | null> {
  */
 export async function cachedBuild(kind: string, key: string, build: (tmp: string, dir: string) => Promise<void>): Promise<{ dir: string; cached: boolean }> {
   const dir = cacheDir(kind, key);
-  if (existsSync(join(dir, '.complete'))) return { dir, cached: true };
+  if (existsSync(join(dir, '.complete'))) return { dir, cached: markUsed(dir) };
   mkdirSync(join(cacheRoot(), kind), { recursive: true });
   const release = await lock(dir);
-  if (!release) return { dir, cached: true };
+  if (!release) return { dir, cached: markUsed(dir) };
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   try {
     mkdirSync(tmp, { recursive: true });
@@ -90,6 +90,7 @@ export async function cachedBuild(kind: string, key: string, build: (tmp: string
     writeFileSync(join(tmp, '.complete', 'seconds'), ((performance.now() - start) / 1000).toFixed(1));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
+    pruneCachedBuilds(kind, key);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
@@ -175,32 +176,68 @@ export function writeCachedValue(kind: string, key: string, value: unknown): voi
   }
 }
 
+/** A build's `.complete` marker's modification time says when it was last used: pruning removes the least recently used first. */
+function markUsed(dir: string): true {
+  const now = new Date();
+  try {
+    utimesSync(join(dir, '.complete'), now, now);
+  } catch {
+    // a read-only cache is still used
+  }
+  return true;
+}
+
+/** How many bytes of builds each kind keeps (rtgpu_top's Verilator model is about 50 MB; a checkout that changes its code builds again at every change). */
+export const CACHED_BUILD_BYTES_PER_KIND = 1024 * 1024 * 1024;
+
+/**
+ * Removes the least recently used builds of `kind` until the rest fit in `budget` bytes; never `keep` (the
+ * build just made). A process that loaded a removed build's library keeps it (the file lives on while open).
+ */
+export function pruneCachedBuilds(kind: string, keep: string, budget = CACHED_BUILD_BYTES_PER_KIND): void {
+  const dir = join(cacheRoot(), kind);
+  const builds = readdirSync(dir)
+    .filter((name) => name !== keep && !name.includes('.tmp') && !name.endsWith('.lock'))
+    .flatMap((name) => {
+      try {
+        return [{ path: join(dir, name), used: statSync(join(dir, name, '.complete')).mtimeMs, bytes: bytesIn(join(dir, name)) }];
+      } catch {
+        return []; // not complete, or removed meanwhile by another process
+      }
+    })
+    .sort((a, b) => b.used - a.used);
+  let total = bytesIn(join(dir, keep));
+  for (const b of builds) if ((total += b.bytes) > budget) rmSync(b.path, { recursive: true, force: true });
+}
+
+/** The bytes of a file, or of every file below a directory. */
+function bytesIn(path: string): number {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? readdirSync(path).reduce((n, f) => n + bytesIn(join(path, f)), 0) : st.size;
+  } catch {
+    return 0; // removed meanwhile by another process
+  }
+}
+
 /** What one kind of the build cache holds. */
 export interface CacheKindUsage {
   readonly kind: string;
   /** Builds (directories) or values (files) in it. */
   readonly entries: number;
   readonly bytes: number;
-  /** Values are pruned to CACHED_VALUE_BYTES_PER_KIND, least recently used first; builds are kept until removed. */
-  readonly pruned: boolean;
+  /** Values (pruned to CACHED_VALUE_BYTES_PER_KIND), or builds (CACHED_BUILD_BYTES_PER_KIND); least recently used first. */
+  readonly values: boolean;
 }
 
 /** Each kind under `cacheRoot()` with its entries and bytes (what `rtgpu doctor` reports), largest first. */
 export function cacheUsage(root = cacheRoot()): CacheKindUsage[] {
-  const bytesIn = (path: string): number => {
-    try {
-      const st = statSync(path);
-      return st.isDirectory() ? readdirSync(path).reduce((n, f) => n + bytesIn(join(path, f)), 0) : st.size;
-    } catch {
-      return 0; // removed meanwhile by another process
-    }
-  };
   const kinds = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()) : [];
   return kinds
     .map((d) => {
       const names = readdirSync(join(root, d.name)).filter((f) => !f.includes('.tmp') && !f.endsWith('.lock')); // a build or value being written, a build's lock
       const values = names.filter((f) => f.endsWith('.v8.gz'));
-      return { kind: d.name, entries: names.length, bytes: bytesIn(join(root, d.name)), pruned: values.length > 0 && values.length === names.length };
+      return { kind: d.name, entries: names.length, bytes: bytesIn(join(root, d.name)), values: values.length > 0 && values.length === names.length };
     })
     .sort((a, b) => b.bytes - a.bytes || a.kind.localeCompare(b.kind));
 }
