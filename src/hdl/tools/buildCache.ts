@@ -90,7 +90,9 @@ export async function cachedBuild(kind: string, key: string, build: (tmp: string
     writeFileSync(join(tmp, '.complete', 'seconds'), ((performance.now() - start) / 1000).toFixed(1));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
-    pruneCachedBuilds(kind, key);
+    // Once per kind and process: walking a kind's builds takes up to 0.1 s, and a test run builds hundreds.
+    if (!prunedKinds.has(kind)) pruneCachedBuilds(kind, key);
+    prunedKinds.add(kind);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
@@ -175,6 +177,9 @@ export function writeCachedValue(kind: string, key: string, value: unknown): voi
     if (!['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
   }
 }
+
+/** The kinds this process has pruned since it started. */
+const prunedKinds = new Set<string>();
 
 /** A build's `.complete` marker's modification time says when it was last used: pruning removes the least recently used first. */
 function markUsed(dir: string): true {
