@@ -5,7 +5,7 @@ const BUILDS = { auto: 'auto', flat: false, hierarchical: true } as const;
 
 const HELP_LINES = [
   'how Verilator builds the model: hierarchical (each module placed 4 times or',
-  "more verilated once: rtgpu_top's first build about 4x faster, its run about",
+  "more verilated once: rtgpu_top's first build about 3x faster, its run about",
   '2x slower), flat (every instance inlined), or auto (default: hierarchical',
   'unless RTGPU_VERILATOR_OPT=0, where flat builds are cheap already)',
 ];

@@ -1,7 +1,7 @@
 // Content-addressed build directories and values, so a design is compiled once per distinct source and tool
 // version, also when several processes (test workers, CLI runs) ask for the same build at once.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -218,7 +218,7 @@ export function pruneCachedBuilds(kind: string, keep: string, budget = CACHED_BU
 /** The bytes of a file, or of every file below a directory. */
 function bytesIn(path: string): number {
   try {
-    const st = statSync(path);
+    const st = lstatSync(path); // a link is its own few bytes, not what it points at (no loop through a linked directory)
     return st.isDirectory() ? readdirSync(path).reduce((n, f) => n + bytesIn(join(path, f)), 0) : st.size;
   } catch {
     return 0; // removed meanwhile by another process

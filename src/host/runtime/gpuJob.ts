@@ -61,7 +61,7 @@ export interface GpuRunOptions {
   readonly lockstep?: readonly LockstepSim[];
   /**
    * How Verilator builds rtgpu_top (VerilatorOptions.hierarchical; default flat): `true` or `'auto'` (the
-   * CLI's default) verilate the float units and the integer divider once each, a first build about 4x faster.
+   * CLI's default) verilate the float units and the integer divider once each: a first build about 3x faster, a run about 2x slower.
    */
   readonly hierarchical?: boolean | 'auto';
   /** RT cores (1–4, default 4) and IC cores (1–32, default 2). */

@@ -26,7 +26,7 @@ export interface VerilatorOptions {
   readonly resetCheckSeed?: number;
   /**
    * Verilate each module placed 4 times or more once, as a hierarchical block, instead of once per instance
-   * (docs/hdl-guide.md, "Simulators"): rtgpu_top at -O2 builds in a quarter of the time and runs
+   * (docs/hdl-guide.md, "Simulators"): rtgpu_top at -O2 builds in a third to a quarter of the time and runs
    * about half as fast. Not with `trace` or `registers` (Node reaches nothing inside a block). `'auto'`:
    * hierarchical where that pays (`hierarchicalPays`: the C++ optimized), as the CLI does. Default false.
    */
