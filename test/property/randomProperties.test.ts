@@ -73,7 +73,9 @@ describe('random properties on every engine', () => {
     const failures: string[] = [];
     for (let b = 0; b < BATCHES; b++) {
       const batch = raws.slice(b * DESIGNS_PER_BATCH, (b + 1) * DESIGNS_PER_BATCH);
-      const design: Design = batchWithProperties(batch);
+      // The last batch's properties keep 2 of their terms: they fail within a few cycles whatever the seed
+      // (with every term, all 5 batches ran clean for SEED=151966621), so the campaign always compares failures.
+      const design: Design = batchWithProperties(b === BATCHES - 1 ? batch.map(([raw, props]) => [raw, props.map((p) => ({ ...p, terms: p.terms.slice(0, 2) }))] as const) : batch);
       const sims: Simulator[] = [compileSimulator(design, { backend: 'js' }), compileSimulator(design, { backend: 'wasm' }), await compileSimulator(design, { backend: 'verilator' }), await compileSimulator(design, { backend: 'icarus' })];
       try {
         const results = sims.map((s) => firstFailure(s, seed + b));
