@@ -141,8 +141,8 @@ describe('BVH8 IC system against castRayBvh8', () => {
   test(`any-hit rays (the query's ANY_HIT) mixed with closest-hit ones: the bunny with leaves of 16, random scenes with leaves of 1 to 16 and the instanced bunnies, answers and every counter as castRayBvh8's anyHit (SEED=${seed})`, () => {
     const rng = createRng(seed ^ 0xa11);
     // Any-hit answers the first pair with a hit and reads nothing after it: the hit can be a farther one.
-    const check = (img: Uint32Array, base: readonly Ray[], what: string, p: Bvh8IcSystemParams = small) => {
-      const rays = base.map((r) => (rng.int(2) === 0 ? anyHitRay(r) : r));
+    const check = (img: Uint32Array, base: readonly Ray[], what: string, p: Bvh8IcSystemParams = small, anyHit = (_i: number) => rng.int(2) === 0) => {
+      const rays = base.map((r, i) => (anyHit(i) ? anyHitRay(r) : r));
       const r = runBvh8Rays(img, rays, p);
       expectGolden(r, `${what} (SEED=${seed})`);
       const words = nodesOf(img);
@@ -159,7 +159,9 @@ describe('BVH8 IC system against castRayBvh8', () => {
     const continued = (img: Uint32Array) => [...decodeBvh8Image(nodesOf(img)).primitiveNodes.values()].filter((n) => !n.rangeStop).length;
     const bunny16 = image(bunnyInBox(), { maxLeafTriangles: 16 });
     expect(continued(bunny16), 'primitive nodes that a leaf goes on after').toBeGreaterThan(10);
-    const bunny = check(bunny16, cameraRays(16, 12), 'bunny 16x12, leaves of 16');
+    // Every other ray any-hit, whatever the seed: how many answer a farther hit is then a property of the scene (a coin
+    // per ray left 5 of them on one CI seed; every other ray gives 8).
+    const bunny = check(bunny16, cameraRays(16, 12), 'bunny 16x12, leaves of 16', small, (i) => i % 2 === 1);
     expect(bunny.farther, 'any-hit rays that answer another hit than the closest').toBeGreaterThan(5);
     expect(bunny.saved, 'triangle tests any-hit saves').toBeGreaterThan(0);
     check(image(bunnyInBox()), cameraRays(8, 6), 'bunny 8x6, 2 slots', { ...small, rays: 2 });
