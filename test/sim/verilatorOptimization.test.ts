@@ -1,7 +1,7 @@
 // The C++ optimization level of Verilator builds: -O2 unless $RTGPU_VERILATOR_OPT names another, a bad value an error,
 // and the level every compile of a model build really gets; the precompiled header of a model compiled as many files.
 import { afterEach, expect, test } from 'vitest';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
@@ -63,6 +63,9 @@ test('every C++ compile of a live Verilator build ends on the chosen level (the 
     // The model's files (and the wrapper) take the precompiled header; Verilator's runtime does not, so ccache shares it between designs.
     for (const line of compiles) expect(line.includes('-include rtgpu_pch.h'), line).toBe(!/verilated\w*\.cpp/.test(line));
     expect(recorded).not.toMatch(/\.gch: not used because/);
+    // What the compile left beside the library (objects, archives, C++, the header) is removed: the cache keeps builds by their bytes.
+    const [model] = readdirSync(join(dir, 'cache', 'verilator-model'));
+    expect(readdirSync(join(dir, 'cache', 'verilator-model', model!, 'obj'))).toEqual(['librtgpu_model.so']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,13 +2,12 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/catalogue/index.ts';
-import { RecordingSimulator, assumptionsHold, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
+import { RecordingSimulator, driveDesignRandomly, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
 import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
-import { compileSimulator, engineOptions, formatCoverage, isGateLevel, resetInputs, LockstepMismatchError, type GateLevelSimulatorName } from '../../hdl/sim/index.ts';
-import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';
-import { flattenDesign } from '../../hdl/index.ts';
+import { compileSimulator, engineOptions, formatCoverage, isGateLevel, LockstepMismatchError, type GateLevelSimulatorName } from '../../hdl/sim/index.ts';
+import { Testbench } from '../../hdl/testbench/index.ts';
 import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { buildLog } from '../progress.ts';
@@ -182,7 +181,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
   const sim = gates.length ? new RecordingSimulator(engine, user.design) : engine;
   try {
     const tb = new Testbench(sim, { seed });
-    const streams = driveRandomly(tb, { resets: resetInputs(flattenDesign(user.design)), keep: assumptionsHold(engine, user.design) });
+    const streams = driveDesignRandomly(tb, engine, user.design);
     if (streams.length) console.log(`  streams: ${streams.map((s) => `${s.name} (${s.direction})`).join(', ')}`);
     const t0 = performance.now();
     try {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { toolVersion } from '../tools/toolchain.ts';
-import { verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../tools/verilatorCompile.ts';
+import { keepOnlyBuildProduct, verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../tools/verilatorCompile.ts';
 import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
@@ -75,6 +75,7 @@ export const verilator: ExternalSimulator = {
       writeFileSync(join(tmp, 'harness.cpp'), cpp);
       const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList] });
       if (!r.ok) throw new Error(`verilator build of ${d.top} failed:\n${r.output.slice(-4000)}`);
+      keepOnlyBuildProduct(tmp, 'sim');
     });
     const outWords = outputRowWords(d);
     return {

@@ -6,7 +6,7 @@ import koffi from 'koffi';
 import type { Design } from '../../ir/netlist.ts';
 import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
 import { toolVersion } from '../../tools/toolchain.ts';
-import { verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../../tools/verilatorCompile.ts';
+import { keepOnlyBuildProduct, verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../../tools/verilatorCompile.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
@@ -101,6 +101,7 @@ export async function buildVerilatorModel(x: ExternalDesign, build: VerilatorBui
     const waivers = x.emitted.lintWaivers.verilatorConfig;
     const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', ...(hier ? [HIER_CONFIG] : []), ...(waivers ? [waivers] : []), 'rtgpu_model.cpp', ...x.emitted.fileList], ...hookDeclarations });
     if (!r.ok) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.output, x)}`);
+    keepOnlyBuildProduct(tmp, LIBRARY);
     // Kept with the build, so that a build from the cache reports them too.
     const warnings = r.output.split('\n').filter((l) => l.startsWith('%Warning'));
     if (warnings.length) writeFileSync(join(tmp, LINT_WARNINGS), annotateToolOutput(warnings.join('\n'), x));
