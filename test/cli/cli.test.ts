@@ -86,6 +86,9 @@ describe('rtgpu', () => {
     expect(bench(['gcd.ts', '--design', 'counter'])).toBe('give a design file or --design NAME, not both');
     expect(bench(['--design', 'counter', '--top', 'Gcd'])).toBe('--top, --param, --no-typecheck and --seed apply to a design file (rtgpu bench DESIGN.ts)');
     expect(bench(['--design', 'counter', '--rounds', '1'])).toBe('parsed');
+    expect(bench(['--design', 'counter', '--verilator-threads', '0'])).toBe('--verilator-threads must be between 1 and 64, got 0');
+    expect(bench(['--design', 'counter', '--verilator-threads', 'two'])).toMatch(/^--verilator-threads /);
+    expect(bench(['--design', 'counter', '--verilator-threads', '2'])).toBe('parsed');
   }, 60_000);
 
   test('rtl refuses to overwrite a directory it did not generate', async () => {

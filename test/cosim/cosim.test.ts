@@ -5,6 +5,7 @@ import { fixtureDesigns } from './fixtures.ts';
 import { firstMismatch, formatMismatch, portLayout, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { icarus } from '../../src/hdl/cosim/icarusHarness.ts';
+import { verilator } from '../../src/hdl/cosim/verilatorHarness.ts';
 import type { Net } from '../../src/hdl/ir/netlist.ts';
 
 const seed = seedFromEnv();
@@ -57,6 +58,25 @@ describe('reports', () => {
     const prepared = await icarus.prepare({ top: 'Xy', svFiles: [{ path: 'Xy.sv', text: sv }], fileList: ['Xy.sv'], clocked: true, ports: [{ name: 'a', width: 1, dir: 'input' }, { name: 'y', width: 1, dir: 'output' }] });
     await expect(prepared.run(new Uint32Array([0, 0, 1]), 3)).rejects.toThrow(/output 'y' is X\/Z \('x'\) at cycle 0/);
   }, 60_000);
+
+  test('Verilator on two threads (--threads 2, what rtgpu bench --verilator-threads times) gives the outputs of one; a thread count under 1 is refused', async () => {
+    // Two counters, so that the model has work to split; y = lo + hi.
+    const sv = [
+      'module Two (input logic clk, input logic [7:0] a, output logic [15:0] y);',
+      '  logic [15:0] lo, hi;',
+      '  always_ff @(posedge clk) begin lo <= lo + {8\'d0, a}; hi <= hi ^ {a, lo[7:0]}; end',
+      '  assign y = lo + hi;',
+      'endmodule',
+      '',
+    ].join('\n');
+    const d = { top: 'Two', svFiles: [{ path: 'Two.sv', text: sv }], fileList: ['Two.sv'], clocked: true, ports: [{ name: 'a', width: 8, dir: 'input' as const }, { name: 'y', width: 16, dir: 'output' as const }] };
+    const stimulus = Uint32Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff);
+    const one = await (await verilator.prepare(d)).run(stimulus, 200);
+    const two = await (await verilator.prepare({ ...d, threads: 2 })).run(stimulus, 200);
+    expect(new Set(one.outputs).size).toBeGreaterThan(100);
+    expect([...two.outputs]).toEqual([...one.outputs]);
+    await expect(verilator.prepare({ ...d, threads: 0 })).rejects.toThrow('verilator harness of Two: threads must be a whole number of at least 1, got 0');
+  }, 300_000);
 
   test('a missing simulator is named with how to install it', async () => {
     const r = await execa(process.execPath, ['bin/rtgpu.mjs', 'cosim', 'bench', '--cycles', '10', '--sim', 'verilator'], { reject: false, env: { PATH: '/nonexistent' }, extendEnv: false });

@@ -22,8 +22,8 @@ import { measureEmitColdStart } from '../../designs/bench/cliBench.ts';
 import { measureRtlLines } from '../../designs/bench/rtlSize.ts';
 import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
-const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--rounds R] [--json]
-       rtgpu bench DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--cycles N] [--rounds R] [--seed S] [--json]
+const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--rounds R] [--verilator-threads T] [--json]
+       rtgpu bench DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--cycles N] [--rounds R] [--verilator-threads T] [--seed S] [--json]
 
 A design file (DESIGN.ts, as 'rtgpu emit' takes) is measured on a run of random, protocol-keeping
 stimulus (as 'rtgpu cosim DESIGN.ts' drives it: resets held first, ready/valid streams kept), recorded
@@ -43,6 +43,10 @@ once on the TS simulator and replayed on the TS simulator, Verilator and Icarus 
                  Verilator run it over as many times as a window of 2 s takes
   --rounds R     side-by-side rounds of the TS simulator and Verilator (default 5); each ratio
                  reported is the median of the rounds', with its lowest and highest
+  --verilator-threads T
+                 Verilator evaluates the model on T threads in the rounds (--threads T; default 1,
+                 the reference: the TS simulator runs on one); its metrics are then named
+                 …OverVerilatorThreadsT
   --seed S       a design file's stimulus seed (default: SEED from the environment, else random, printed)
   --json         print one JSON object {"rows": [...], "metrics": {...}}
 ${designFileUsage}`;
@@ -51,6 +55,7 @@ const options = {
   design: { type: 'string' },
   cycles: { type: 'string' },
   rounds: { type: 'string' },
+  'verilator-threads': { type: 'string' },
   seed: { type: 'string' },
   json: { type: 'boolean' },
   top: { type: 'string' },
@@ -71,6 +76,8 @@ export interface BenchPlan {
   readonly seed?: number;
   readonly cycles: number;
   readonly rounds: number;
+  /** Verilator's threads in the rounds (1: the reference). */
+  readonly verilatorThreads: number;
   readonly json: boolean;
 }
 
@@ -86,7 +93,7 @@ export function parseBenchArgs(argv: string[]): BenchPlan | HelpPlan {
   parseParams(values.param ?? []);
   const file = path === undefined ? undefined : { file: path, top: values.top, params: values.param, typecheck: !values['no-typecheck'] };
   const seed = values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff);
-  return { design: values.design, file, seed, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), rounds: intFlag('rounds', values.rounds, 5, 1, 50), json: values.json ?? false };
+  return { design: values.design, file, seed, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), rounds: intFlag('rounds', values.rounds, 5, 1, 50), verilatorThreads: intFlag('verilator-threads', values['verilator-threads'], 1, 1, 64), json: values.json ?? false };
 }
 
 async function execute(plan: BenchPlan): Promise<number> {
@@ -98,20 +105,21 @@ async function execute(plan: BenchPlan): Promise<number> {
   if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
   const rows: BenchRow[] = [];
   const metrics: Record<string, number> = {};
+  const threads = plan.verilatorThreads > 1 ? `Threads${plan.verilatorThreads}` : '';
   const sources = plan.file ? [await designFileSource(plan.file, n, plan.seed ?? seedFromEnv(), log)] : await Promise.all(names.map(findDesign));
   for (const design of sources) {
     const name = design.name;
-    log(`measuring ${name}: ${plan.rounds} rounds of the TS simulator and Verilator side by side, ${WINDOW_SECONDS} s each at least, then Icarus …`);
-    const r = await benchmarkRounds(design, { cycles: n, seed: 1, rounds: plan.rounds, minSeconds: WINDOW_SECONDS });
+    log(`measuring ${name}: ${plan.rounds} rounds of the TS simulator and Verilator${plan.verilatorThreads > 1 ? ` (${plan.verilatorThreads} threads)` : ''} side by side, ${WINDOW_SECONDS} s each at least, then Icarus …`);
+    const r = await benchmarkRounds(design, { cycles: n, seed: 1, rounds: plan.rounds, minSeconds: WINDOW_SECONDS, verilatorThreads: plan.verilatorThreads });
     for (const [sim, rates, cycles] of [['ts', r.ts, r.tsCycles], ['verilator', r.verilator, r.verilatorCycles]] as const) {
       const rate = median(rates);
       rows.push({ design: name, sim, cycles, seconds: cycles / rate, cyclesPerSecond: rate });
     }
     rows.push(...(await benchmarkDesign(design, { icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
     const prefix = name === 'bench' ? '' : `${name}.`;
-    metrics[`${prefix}tsOverVerilator`] = median(r.ratios);
-    metrics[`${prefix}tsOverVerilatorLowest`] = Math.min(...r.ratios);
-    metrics[`${prefix}tsOverVerilatorHighest`] = Math.max(...r.ratios);
+    metrics[`${prefix}tsOverVerilator${threads}`] = median(r.ratios);
+    metrics[`${prefix}tsOverVerilator${threads}Lowest`] = Math.min(...r.ratios);
+    metrics[`${prefix}tsOverVerilator${threads}Highest`] = Math.max(...r.ratios);
     metrics[`${prefix}tsOverIcarus`] = median(r.ts) / rows.find((x) => x.design === name && x.sim === 'icarus')!.cyclesPerSecond;
   }
   if (!plan.design && !plan.file) {
@@ -152,7 +160,7 @@ async function execute(plan: BenchPlan): Promise<number> {
     if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');
     Object.assign(metrics, { bvhCyclesPerRay: core.bvhCyclesPerRay, bvhBruteForceCyclesPerRay: core.bruteForceCyclesPerRay, bvhSpeedup: core.bvhSpeedup, bvhNodeTestsPerCycle: core.bvhNodeTestsPerCycle });
     log('measuring the whole GPU (rtgpu_top) …');
-    Object.assign(metrics, await measureGpuSpeed(log, plan.rounds));
+    Object.assign(metrics, await measureGpuSpeed(log, plan.rounds, plan.verilatorThreads));
     log('rendering the built-in scene at 64x48 with shade …');
     Object.assign(metrics, await measureGpuFrame());
     log('rendering it with any-hit and with closest-hit shadow rays (brute force, BVH, BVH8) …');

@@ -23,7 +23,7 @@ function prefix(rec: Recording, cycles: number): Recording {
 }
 
 /** gpuTsOverVerilator (the median of `rounds` side-by-side rounds, with its lowest and highest), gpuTsOverIcarus: the 16x12 `shade` frame's inputs replayed on each simulator. */
-export async function measureGpuSpeed(log: (s: string) => void = () => {}, rounds = 5): Promise<Record<string, number>> {
+export async function measureGpuSpeed(log: (s: string) => void = () => {}, rounds = 5, verilatorThreads = 1): Promise<Record<string, number>> {
   const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 16, height: 12, scene: defaultScene() });
   const run = await runFrame(job, { sim: 'ts', record: true });
   const recording = run.recording!;
@@ -47,16 +47,18 @@ export async function measureGpuSpeed(log: (s: string) => void = () => {}, round
   const v = await rate(recording, 'verilator');
   const i = await rate(prefix(recording, ICARUS_CYCLES), 'icarus');
   // The steady-state figures: the frame run over in side-by-side rounds of 2 s (the agreement is checked above).
-  log(`timing the ${recording.cycles}-cycle frame on ts and verilator in ${rounds} side-by-side rounds of 2 s …`);
-  const r = await benchmarkRounds({ name: 'rtgpu_top', design: run.design, recording }, { cycles: recording.cycles, seed: 0, rounds, minSeconds: 2 });
+  const on = verilatorThreads > 1 ? ` (${verilatorThreads} threads)` : '';
+  log(`timing the ${recording.cycles}-cycle frame on ts and verilator${on} in ${rounds} side-by-side rounds of 2 s …`);
+  const r = await benchmarkRounds({ name: 'rtgpu_top', design: run.design, recording }, { cycles: recording.cycles, seed: 0, rounds, minSeconds: 2, verilatorThreads });
+  const threads = verilatorThreads > 1 ? `Threads${verilatorThreads}` : '';
   return {
     gpuTsCyclesPerSecond: median(r.ts),
     gpuTsCyclesPerSecondFirstPass: v.tsCold,
-    gpuVerilatorCyclesPerSecond: median(r.verilator),
+    [`gpuVerilator${threads}CyclesPerSecond`]: median(r.verilator),
     gpuIcarusCyclesPerSecond: i.other,
-    gpuTsOverVerilator: median(r.ratios),
-    gpuTsOverVerilatorLowest: Math.min(...r.ratios),
-    gpuTsOverVerilatorHighest: Math.max(...r.ratios),
+    [`gpuTsOverVerilator${threads}`]: median(r.ratios),
+    [`gpuTsOverVerilator${threads}Lowest`]: Math.min(...r.ratios),
+    [`gpuTsOverVerilator${threads}Highest`]: Math.max(...r.ratios),
     gpuTsOverVerilatorFirstPass: v.tsCold / v.other,
     gpuTsOverIcarus: i.ts / i.other,
   };

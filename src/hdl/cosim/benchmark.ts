@@ -116,7 +116,7 @@ export const median = (xs: readonly number[]) => {
  * calibration finds that takes): so the machine's noise falls on both alike, and a window is long enough
  * to mean something. The TS side is warmed up first (V8 optimizes the generated code meanwhile).
  */
-export async function benchmarkRounds(d: BenchSource, opts: { readonly cycles: number; readonly seed: number; readonly rounds: number; readonly minSeconds: number }): Promise<RoundsResult> {
+export async function benchmarkRounds(d: BenchSource, opts: { readonly cycles: number; readonly seed: number; readonly rounds: number; readonly minSeconds: number; readonly verilatorThreads?: number }): Promise<RoundsResult> {
   const { design, stim, ins, outs } = benchSetup(d, opts.cycles, opts.seed);
   const ts = compileSimulator(design);
   const tsRun = (passes: number) => {
@@ -124,7 +124,7 @@ export async function benchmarkRounds(d: BenchSource, opts: { readonly cycles: n
     for (let k = 0; k < passes; k++) ts.runVectors(ins, outs, stim.data, opts.cycles);
     return (performance.now() - t0) / 1000;
   };
-  const vl = await externalSimulator('verilator').prepare(harnessDesign(design).harness);
+  const vl = await externalSimulator('verilator').prepare({ ...harnessDesign(design).harness, threads: opts.verilatorThreads });
   const vlRun = async (passes: number) => (await vl.run(stim.data, opts.cycles, passes)).seconds;
   // Warm-up: V8 tiers the TS simulator's loop up meanwhile.
   tsRun(1);

@@ -26,6 +26,8 @@ export interface HarnessDesign {
    * without power-on values. Past them an X or Z output is an error.
    */
   readonly unknownBefore?: number;
+  /** Verilator evaluates the model on this many threads (`--threads N`; default 1). Icarus has one. */
+  readonly threads?: number;
 }
 
 export interface ExternalRunResult {

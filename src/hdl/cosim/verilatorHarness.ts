@@ -68,7 +68,9 @@ export const verilator: ExternalSimulator = {
   async prepare(d: HarnessDesign): Promise<PreparedSimulation> {
     const version = await toolVersion('verilator');
     const cpp = harnessSource(d);
-    const flags = d.probes?.length ? [...verilatorFlags(), '--public-flat-rw'] : verilatorFlags();
+    const threads = d.threads ?? 1;
+    if (!Number.isSafeInteger(threads) || threads < 1) throw new Error(`verilator harness of ${d.top}: threads must be a whole number of at least 1, got ${threads}`);
+    const flags = [...verilatorFlags(), ...(d.probes?.length ? ['--public-flat-rw'] : []), ...(threads > 1 ? ['--threads', String(threads)] : [])];
     const key = contentHash([version, ...flags, ...verilatorMakeVariables(), cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
     const { dir } = await cachedBuild('verilator', key, async (tmp) => {
       for (const f of d.svFiles) writeFileSync(join(tmp, f.path), f.text);
