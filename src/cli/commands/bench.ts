@@ -113,7 +113,8 @@ async function execute(plan: BenchPlan): Promise<number> {
     const r = await benchmarkRounds(design, { cycles: n, seed: 1, rounds: plan.rounds, minSeconds: WINDOW_SECONDS, verilatorThreads: plan.verilatorThreads });
     for (const [sim, rates, cycles] of [['ts', r.ts, r.tsCycles], ['verilator', r.verilator, r.verilatorCycles]] as const) {
       const rate = median(rates);
-      rows.push({ design: name, sim, cycles, seconds: cycles / rate, cyclesPerSecond: rate });
+      const more = sim === 'verilator' && plan.verilatorThreads > 1 ? { threads: plan.verilatorThreads } : {};
+      rows.push({ design: name, sim, cycles, seconds: cycles / rate, cyclesPerSecond: rate, ...more });
     }
     rows.push(...(await benchmarkDesign(design, { icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
     const prefix = name === 'bench' ? '' : `${name}.`;
@@ -175,7 +176,7 @@ async function execute(plan: BenchPlan): Promise<number> {
   console.log('');
   console.log(`${'design'.padEnd(10)} ${'sim'.padEnd(10)} ${'cycles'.padStart(10)} ${'seconds'.padStart(9)} ${'cycles/s'.padStart(12)}`);
   for (const r of rows) {
-    console.log(`${r.design.padEnd(10)} ${r.sim.padEnd(10)} ${String(r.cycles).padStart(10)} ${r.seconds.toFixed(3).padStart(9)} ${Math.round(r.cyclesPerSecond).toLocaleString('en-US').padStart(12)}`);
+    console.log(`${r.design.padEnd(10)} ${(r.threads ? `${r.sim} x${r.threads}` : r.sim).padEnd(10)} ${String(r.cycles).padStart(10)} ${r.seconds.toFixed(3).padStart(9)} ${Math.round(r.cyclesPerSecond).toLocaleString('en-US').padStart(12)}`);
   }
   console.log('');
   for (const [k, v] of Object.entries(metrics)) console.log(`${k}: ${v.toFixed(3)}`);

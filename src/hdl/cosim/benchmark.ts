@@ -14,6 +14,8 @@ export interface BenchRow {
   readonly cycles: number;
   readonly seconds: number;
   readonly cyclesPerSecond: number;
+  /** Verilator's threads (`--threads`), when more than one. */
+  readonly threads?: number;
 }
 
 /** A design and a run of its inputs recorded already (`recordRandomRun`): what a benchmark measures besides a catalogue design. */
