@@ -46,7 +46,8 @@ once on the TS simulator and replayed on the TS simulator, Verilator and Icarus 
   --verilator-threads T
                  Verilator evaluates the model on T threads in the rounds (--threads T; default 1,
                  the reference: the TS simulator runs on one); its metrics are then named
-                 …OverVerilatorThreadsT
+                 …OverVerilatorThreadsT. Its threads wait for each other by spinning: give it
+                 T idle cores, or a cycle waits for a preempted thread
   --seed S       a design file's stimulus seed (default: SEED from the environment, else random, printed)
   --json         print one JSON object {"rows": [...], "metrics": {...}}
 ${designFileUsage}`;
