@@ -209,6 +209,17 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect(r.stdout).toMatch(/\n3000 cycles, 0 mismatches$/);
   }, 300_000);
 
+  // Seed 1 draws en and clear both high at cycle 8: with nothing to draw again against, the run stopped there at the assumption.
+  test("cosim on Verilator or Icarus without ts keeps the design's assumptions: the TS simulator joins first in the lockstep", async () => {
+    for (const sims of ['verilator', 'icarus,ts']) {
+      const r = await rtgpu('cosim', 'examples/properties/wrapCounter.ts', '--cycles', '300', '--seed', '1', '--sim', sims);
+      expect(r.exitCode, `${sims}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toMatch(/assumption/);
+      expect(r.stdout).toMatch(/\n300 cycles, 0 mismatches$/);
+      expect(r.stdout.includes('the TS simulator joins in lockstep'), sims).toBe(sims === 'verilator');
+    }
+  }, 300_000);
+
   test('cosim --registers: a register no output shows agrees on the WebAssembly engine, Verilator and Icarus', async () => {
     const r = await rtgpu('cosim', fixture('hiddenRegister.ts'), '--cycles', '2000', '--seed', '1', '--registers', '--sim', 'ts,verilator,icarus');
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);

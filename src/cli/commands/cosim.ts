@@ -2,7 +2,7 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/catalogue/index.ts';
-import { RecordingSimulator, driveDesignRandomly, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
+import { RecordingSimulator, designAssumes, driveDesignRandomly, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
 import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
@@ -165,12 +165,15 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
   const { file: path, cycles, registers } = plan;
   const gates = plan.sims.filter(isGateLevel);
   const liveSims = plan.sims.filter((s): s is Exclude<SimulatorName, GateLevelSimulatorName> => !isGateLevel(s));
-  // The recording comes from a live run: the TS simulator's when only gate-level ones were asked for.
-  const sims = liveSims.length ? liveSims : (['ts'] as const);
   const seed = plan.seed ?? seedFromEnv();
   const user = await loadUserDesign(path, plan);
+  // The recording comes from a live run: the TS simulator's when only gate-level ones were asked for. The
+  // design's assumptions are kept through the TS simulator, first in the lockstep, so it joins the run.
+  const withTs = !liveSims.length || designAssumes(user.design);
+  const sims = withTs ? (['ts', ...liveSims.filter((s) => s !== 'ts')] as const) : liveSims;
   const name = `${shownPath(user.file)} (${user.design.top})`;
   console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${plan.sims.join(', ')}`);
+  if (liveSims.length && !liveSims.includes('ts') && withTs) console.log(`  the TS simulator joins in lockstep: random inputs are drawn again while they break the design's assumptions, which it reads`);
   const log = buildLog();
   const member = (s: (typeof sims)[number]) => engineOptions(s, { log });
   const engine =
@@ -201,7 +204,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
         return 1;
       }
     }
-    const compared = liveSims.length + gates.length;
+    const compared = sims.length + gates.length;
     console.log(`${cycles} cycles, ${compared > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${registers && compared > 1 ? ' (outputs and registers)' : ''}`);
     if (recorder && plan.coverage !== undefined) console.log(formatCoverage(saveCoverage(plan.coverage, recorder.report())));
     return 0;

@@ -9,7 +9,7 @@ export type { Recording } from './recording.ts';
 export { portableTestbench, testbenchCommands, type PortableTestbench, type PortableTestbenchOptions, type TestbenchLayout, type VectorColumn } from './portableTestbench.ts';
 export { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, type BenchRow, type BenchSource, type RecordedBench, type RoundsResult } from './benchmark.ts';
 export { driveDesignRandomly, recordRandomRun, type RandomRun } from './randomRun.ts';
-export { assumptionsHold } from './assumptions.ts';
+export { assumptionsHold, designAssumes } from './assumptions.ts';
 export { verilatorLint, icarusCompile, yosysSynth, yosysElaborate, type CheckResult, type RtlSource } from './rtlChecks.ts';
 export { withSourceLines } from './lintSourceLines.ts';
 export { checkSources, type SourceProblem } from '../tools/index.ts';
