@@ -103,16 +103,20 @@ function unresolvedSpecifierAt(file: string, text: string, message: string): num
   // A package imported by its bare name that exports only subpaths (`'rtgpu'`): the message names its package.json.
   const noMain = /^No "exports" main defined in (\S+package\.json)/.exec(message)?.[1];
   if (noMain !== undefined) return specifierAt(text, (spec) => spec === packageName(noMain)) ?? firstUnknownSpecifierAt(text);
+  const bare = (spec: string) => spec.replace(/[?#][^]*$/, '');
+  // The loader drops control characters and a query, and names bytes that are not UTF-8 by U+FFFD: failing
+  // an exact match, the specifier whose letters, digits and separators are the name's.
+  const skeleton = (s: string) => s.replace(/[^\w@/.-]/g, '');
   if (name !== undefined) {
     const names = (n: string) => (spec: string) => spec === n || spec.startsWith(`${n}/`);
-    const bare = (spec: string) => spec.replace(/[?#][^]*$/, '');
-    // The loader drops control characters and a query, and names bytes that are not UTF-8 by U+FFFD: failing
-    // an exact match, the specifier whose letters, digits and separators are the name's.
-    const skeleton = (s: string) => s.replace(/[^\w@/.-]/g, '');
     const exact = specifierAt(text, (spec) => names(name)(spec) || names(name)(bare(spec)));
     return exact ?? (skeleton(name) === '' ? undefined : specifierAt(text, (spec) => names(skeleton(name))(skeleton(spec)))) ?? firstUnknownSpecifierAt(text);
   }
-  if (subpath !== undefined) return specifierAt(text, (spec) => spec.endsWith(`/${subpath}`));
+  if (subpath !== undefined) {
+    const ends = (sub: string) => (spec: string) => spec.endsWith(`/${sub}`) || bare(spec).endsWith(`/${sub}`);
+    const exact = specifierAt(text, ends(subpath));
+    return exact ?? (skeleton(subpath) === '' ? undefined : specifierAt(text, (spec) => ends(skeleton(subpath))(skeleton(spec)))) ?? firstUnknownSpecifierAt(text);
+  }
   // The loader decodes a specifier's percent escapes and says only "URI malformed" of a bad one (`'%/'`).
   if (message === 'URI malformed') return specifierAt(text, isMalformedUri);
   return undefined;
