@@ -1,6 +1,9 @@
 // Lockstep co-simulation: TS simulator, Verilator and Icarus agree every cycle; mismatches, X and missing tools are reported.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fixtureDesigns } from './fixtures.ts';
 import { firstMismatch, formatMismatch, portLayout, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { seedFromEnv } from '../../src/util/seededRandom.ts';
@@ -71,11 +74,21 @@ describe('reports', () => {
     ].join('\n');
     const d = { top: 'Two', svFiles: [{ path: 'Two.sv', text: sv }], fileList: ['Two.sv'], clocked: true, ports: [{ name: 'a', width: 8, dir: 'input' as const }, { name: 'y', width: 16, dir: 'output' as const }] };
     const stimulus = Uint32Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff);
-    const one = await (await verilator.prepare(d)).run(stimulus, 200);
-    const two = await (await verilator.prepare({ ...d, threads: 2 })).run(stimulus, 200);
-    expect(new Set(one.outputs).size).toBeGreaterThan(100);
-    expect([...two.outputs]).toEqual([...one.outputs]);
-    await expect(verilator.prepare({ ...d, threads: 0 })).rejects.toThrow('verilator harness of Two: threads must be a whole number of at least 1, got 0');
+    // A build cache of its own: two threads must be a build of their own (Verilator's --threads), not the one-thread model.
+    const saved = process.env.RTGPU_CACHE;
+    process.env.RTGPU_CACHE = mkdtempSync(join(tmpdir(), 'rtgpu-threads-'));
+    try {
+      const one = await (await verilator.prepare(d)).run(stimulus, 200);
+      const two = await (await verilator.prepare({ ...d, threads: 2 })).run(stimulus, 200);
+      expect(readdirSync(join(process.env.RTGPU_CACHE, 'verilator')).filter((f) => !f.endsWith('.lock'))).toHaveLength(2);
+      expect(new Set(one.outputs).size).toBeGreaterThan(100);
+      expect([...two.outputs]).toEqual([...one.outputs]);
+      await expect(verilator.prepare({ ...d, threads: 0 })).rejects.toThrow('verilator harness of Two: threads must be a whole number of at least 1, got 0');
+    } finally {
+      rmSync(process.env.RTGPU_CACHE, { recursive: true, force: true });
+      if (saved === undefined) delete process.env.RTGPU_CACHE;
+      else process.env.RTGPU_CACHE = saved;
+    }
   }, 300_000);
 
   test('a missing simulator is named with how to install it', async () => {

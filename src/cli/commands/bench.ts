@@ -3,7 +3,7 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { findDesign } from '../../designs/catalogue/index.ts';
-import { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, recordRandomRun, type BenchRow, type RecordedBench } from '../../hdl/cosim/index.ts';
+import { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, recordRandomRun, verilatorThreadsSuffix, type BenchRow, type RecordedBench } from '../../hdl/cosim/index.ts';
 import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
 import { designFileUsage, type DesignFilePlan } from './emit.ts';
 import { formatDiagnosticHere } from '../diagnosticText.ts';
@@ -106,7 +106,7 @@ async function execute(plan: BenchPlan): Promise<number> {
   if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
   const rows: BenchRow[] = [];
   const metrics: Record<string, number> = {};
-  const threads = plan.verilatorThreads > 1 ? `Threads${plan.verilatorThreads}` : '';
+  const threads = verilatorThreadsSuffix(plan.verilatorThreads);
   const sources = plan.file ? [await designFileSource(plan.file, n, plan.seed ?? seedFromEnv(), log)] : await Promise.all(names.map(findDesign));
   for (const design of sources) {
     const name = design.name;

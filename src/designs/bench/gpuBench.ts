@@ -4,7 +4,7 @@ import { SHADOW_RAY_QUERY, buildFrame } from '../../host/frame.ts';
 import { defaultCamera } from '../../host/camera.ts';
 import { defaultScene } from '../../scenes/defaultScene.ts';
 import { cachedGpuDesign, gpuParamsFor, runFrame, runGpu } from '../../host/runtime/index.ts';
-import { benchmarkRounds, median, replayRecording, type Recording } from '../../hdl/cosim/index.ts';
+import { benchmarkRounds, median, replayRecording, verilatorThreadsSuffix, type Recording } from '../../hdl/cosim/index.ts';
 import { formatMismatch } from '../../hdl/cosim/index.ts';
 import { gpuSimulator } from '../../host/runtime/gpuSimulator.ts';
 import { topModule } from '../../hdl/index.ts';
@@ -50,7 +50,7 @@ export async function measureGpuSpeed(log: (s: string) => void = () => {}, round
   const on = verilatorThreads > 1 ? ` (${verilatorThreads} threads)` : '';
   log(`timing the ${recording.cycles}-cycle frame on ts and verilator${on} in ${rounds} side-by-side rounds of 2 s …`);
   const r = await benchmarkRounds({ name: 'rtgpu_top', design: run.design, recording }, { cycles: recording.cycles, seed: 0, rounds, minSeconds: 2, verilatorThreads });
-  const threads = verilatorThreads > 1 ? `Threads${verilatorThreads}` : '';
+  const threads = verilatorThreadsSuffix(verilatorThreads);
   return {
     gpuTsCyclesPerSecond: median(r.ts),
     gpuTsCyclesPerSecondFirstPass: v.tsCold,

@@ -106,6 +106,9 @@ export interface RoundsResult {
   readonly verilatorCycles: number;
 }
 
+/** What names a figure taken on Verilator with `threads` threads: `Threads2` (`tsOverVerilatorThreads2`), nothing for one. */
+export const verilatorThreadsSuffix = (threads = 1): string => (threads > 1 ? `Threads${threads}` : '');
+
 /** The middle value (the mean of the middle two for an even count). */
 export const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,7 +7,7 @@ export { RecordingSimulator } from './recordingSimulator.ts';
 export { replayRecording, type ReplayReport } from './replay.ts';
 export type { Recording } from './recording.ts';
 export { portableTestbench, testbenchCommands, type PortableTestbench, type PortableTestbenchOptions, type TestbenchLayout, type VectorColumn } from './portableTestbench.ts';
-export { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, type BenchRow, type BenchSource, type RecordedBench, type RoundsResult } from './benchmark.ts';
+export { benchmarkDesign, benchmarkPropertyCost, benchmarkRounds, median, verilatorThreadsSuffix, type BenchRow, type BenchSource, type RecordedBench, type RoundsResult } from './benchmark.ts';
 export { driveDesignRandomly, recordRandomRun, type RandomRun } from './randomRun.ts';
 export { assumptionsHold, designAssumes } from './assumptions.ts';
 export { verilatorLint, icarusCompile, yosysSynth, yosysElaborate, type CheckResult, type RtlSource } from './rtlChecks.ts';
