@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_BenchTop_lanes16_stages12 -o build/tb_BenchTop_lanes16_stages12.vvp -f bench.f tb_BenchTop_lanes16_stages12.sv && vvp -n build/tb_BenchTop_lanes16_stages12.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_BenchTop_lanes16_stages12 --top-module tb_BenchTop_lanes16_stages12 -f bench.f tb_BenchTop_lanes16_stages12.sv && build/tb_BenchTop_lanes16_stages12/Vtb_BenchTop_lanes16_stages12
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_BenchTop_lanes16_stages12 --top-module tb_BenchTop_lanes16_stages12 -f bench.f tb_BenchTop_lanes16_stages12.sv && build/tb_BenchTop_lanes16_stages12/Vtb_BenchTop_lanes16_stages12
 //   - Cadence Xcelium:    xrun -sv -top tb_BenchTop_lanes16_stages12 -f bench.f tb_BenchTop_lanes16_stages12.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_BenchTop_lanes16_stages12 -f bench.f tb_BenchTop_lanes16_stages12.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f bench.f tb_BenchTop_lanes16_stages12.sv && vsim -c -lib build/work tb_BenchTop_lanes16_stages12 -do "run -all; quit -f"

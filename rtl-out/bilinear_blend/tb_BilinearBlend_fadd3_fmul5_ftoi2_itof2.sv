@@ -12,7 +12,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 -o build/tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.vvp -f bilinear_blend.f tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv && vvp -n build/tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 --top-module tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 -f bilinear_blend.f tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv && build/tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2/Vtb_BilinearBlend_fadd3_fmul5_ftoi2_itof2
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 --top-module tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 -f bilinear_blend.f tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv && build/tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2/Vtb_BilinearBlend_fadd3_fmul5_ftoi2_itof2
 //   - Cadence Xcelium:    xrun -sv -top tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 -f bilinear_blend.f tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 -f bilinear_blend.f tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f bilinear_blend.f tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv && vsim -c -lib build/work tb_BilinearBlend_fadd3_fmul5_ftoi2_itof2 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_Bvh8IcSystem_dc213221 -o build/tb_Bvh8IcSystem_dc213221.vvp -f bvh8_ic.f tb_Bvh8IcSystem_dc213221.sv && vvp -n build/tb_Bvh8IcSystem_dc213221.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_Bvh8IcSystem_dc213221 --top-module tb_Bvh8IcSystem_dc213221 -f bvh8_ic.f tb_Bvh8IcSystem_dc213221.sv && build/tb_Bvh8IcSystem_dc213221/Vtb_Bvh8IcSystem_dc213221
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_Bvh8IcSystem_dc213221 --top-module tb_Bvh8IcSystem_dc213221 -f bvh8_ic.f tb_Bvh8IcSystem_dc213221.sv && build/tb_Bvh8IcSystem_dc213221/Vtb_Bvh8IcSystem_dc213221
 //   - Cadence Xcelium:    xrun -sv -top tb_Bvh8IcSystem_dc213221 -f bvh8_ic.f tb_Bvh8IcSystem_dc213221.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_Bvh8IcSystem_dc213221 -f bvh8_ic.f tb_Bvh8IcSystem_dc213221.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f bvh8_ic.f tb_Bvh8IcSystem_dc213221.sv && vsim -c -lib build/work tb_Bvh8IcSystem_dc213221 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_BvhIcSystem_cefb1136 -o build/tb_BvhIcSystem_cefb1136.vvp -f bvh_ic.f tb_BvhIcSystem_cefb1136.sv && vvp -n build/tb_BvhIcSystem_cefb1136.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_BvhIcSystem_cefb1136 --top-module tb_BvhIcSystem_cefb1136 -f bvh_ic.f tb_BvhIcSystem_cefb1136.sv && build/tb_BvhIcSystem_cefb1136/Vtb_BvhIcSystem_cefb1136
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_BvhIcSystem_cefb1136 --top-module tb_BvhIcSystem_cefb1136 -f bvh_ic.f tb_BvhIcSystem_cefb1136.sv && build/tb_BvhIcSystem_cefb1136/Vtb_BvhIcSystem_cefb1136
 //   - Cadence Xcelium:    xrun -sv -top tb_BvhIcSystem_cefb1136 -f bvh_ic.f tb_BvhIcSystem_cefb1136.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_BvhIcSystem_cefb1136 -f bvh_ic.f tb_BvhIcSystem_cefb1136.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f bvh_ic.f tb_BvhIcSystem_cefb1136.sv && vsim -c -lib build/work tb_BvhIcSystem_cefb1136 -do "run -all; quit -f"

@@ -12,7 +12,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_CommandPatcher -o build/tb_CommandPatcher.vvp -f command_patcher.f tb_CommandPatcher.sv && vvp -n build/tb_CommandPatcher.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_CommandPatcher --top-module tb_CommandPatcher -f command_patcher.f tb_CommandPatcher.sv && build/tb_CommandPatcher/Vtb_CommandPatcher
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_CommandPatcher --top-module tb_CommandPatcher -f command_patcher.f tb_CommandPatcher.sv && build/tb_CommandPatcher/Vtb_CommandPatcher
 //   - Cadence Xcelium:    xrun -sv -top tb_CommandPatcher -f command_patcher.f tb_CommandPatcher.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_CommandPatcher -f command_patcher.f tb_CommandPatcher.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f command_patcher.f tb_CommandPatcher.sv && vsim -c -lib build/work tb_CommandPatcher -do "run -all; quit -f"

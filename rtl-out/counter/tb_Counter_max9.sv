@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_Counter_max9 -o build/tb_Counter_max9.vvp -f counter.f tb_Counter_max9.sv && vvp -n build/tb_Counter_max9.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_Counter_max9 --top-module tb_Counter_max9 -f counter.f tb_Counter_max9.sv && build/tb_Counter_max9/Vtb_Counter_max9
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_Counter_max9 --top-module tb_Counter_max9 -f counter.f tb_Counter_max9.sv && build/tb_Counter_max9/Vtb_Counter_max9
 //   - Cadence Xcelium:    xrun -sv -top tb_Counter_max9 -f counter.f tb_Counter_max9.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_Counter_max9 -f counter.f tb_Counter_max9.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f counter.f tb_Counter_max9.sv && vsim -c -lib build/work tb_Counter_max9 -do "run -all; quit -f"

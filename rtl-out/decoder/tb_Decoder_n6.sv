@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_Decoder_n6 -o build/tb_Decoder_n6.vvp -f decoder.f tb_Decoder_n6.sv && vvp -n build/tb_Decoder_n6.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_Decoder_n6 --top-module tb_Decoder_n6 -f decoder.f tb_Decoder_n6.sv && build/tb_Decoder_n6/Vtb_Decoder_n6
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_Decoder_n6 --top-module tb_Decoder_n6 -f decoder.f tb_Decoder_n6.sv && build/tb_Decoder_n6/Vtb_Decoder_n6
 //   - Cadence Xcelium:    xrun -sv -top tb_Decoder_n6 -f decoder.f tb_Decoder_n6.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_Decoder_n6 -f decoder.f tb_Decoder_n6.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f decoder.f tb_Decoder_n6.sv && vsim -c -lib build/work tb_Decoder_n6 -do "run -all; quit -f"

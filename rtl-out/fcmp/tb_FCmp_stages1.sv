@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_FCmp_stages1 -o build/tb_FCmp_stages1.vvp -f fcmp.f tb_FCmp_stages1.sv && vvp -n build/tb_FCmp_stages1.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_FCmp_stages1 --top-module tb_FCmp_stages1 -f fcmp.f tb_FCmp_stages1.sv && build/tb_FCmp_stages1/Vtb_FCmp_stages1
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_FCmp_stages1 --top-module tb_FCmp_stages1 -f fcmp.f tb_FCmp_stages1.sv && build/tb_FCmp_stages1/Vtb_FCmp_stages1
 //   - Cadence Xcelium:    xrun -sv -top tb_FCmp_stages1 -f fcmp.f tb_FCmp_stages1.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_FCmp_stages1 -f fcmp.f tb_FCmp_stages1.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f fcmp.f tb_FCmp_stages1.sv && vsim -c -lib build/work tb_FCmp_stages1 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_FDiv_stages14 -o build/tb_FDiv_stages14.vvp -f fdiv.f tb_FDiv_stages14.sv && vvp -n build/tb_FDiv_stages14.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_FDiv_stages14 --top-module tb_FDiv_stages14 -f fdiv.f tb_FDiv_stages14.sv && build/tb_FDiv_stages14/Vtb_FDiv_stages14
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_FDiv_stages14 --top-module tb_FDiv_stages14 -f fdiv.f tb_FDiv_stages14.sv && build/tb_FDiv_stages14/Vtb_FDiv_stages14
 //   - Cadence Xcelium:    xrun -sv -top tb_FDiv_stages14 -f fdiv.f tb_FDiv_stages14.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_FDiv_stages14 -f fdiv.f tb_FDiv_stages14.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f fdiv.f tb_FDiv_stages14.sv && vsim -c -lib build/work tb_FDiv_stages14 -do "run -all; quit -f"

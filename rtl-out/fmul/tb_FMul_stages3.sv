@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_FMul_stages3 -o build/tb_FMul_stages3.vvp -f fmul.f tb_FMul_stages3.sv && vvp -n build/tb_FMul_stages3.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_FMul_stages3 --top-module tb_FMul_stages3 -f fmul.f tb_FMul_stages3.sv && build/tb_FMul_stages3/Vtb_FMul_stages3
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_FMul_stages3 --top-module tb_FMul_stages3 -f fmul.f tb_FMul_stages3.sv && build/tb_FMul_stages3/Vtb_FMul_stages3
 //   - Cadence Xcelium:    xrun -sv -top tb_FMul_stages3 -f fmul.f tb_FMul_stages3.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_FMul_stages3 -f fmul.f tb_FMul_stages3.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f fmul.f tb_FMul_stages3.sv && vsim -c -lib build/work tb_FMul_stages3 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_FSqrt_stages13 -o build/tb_FSqrt_stages13.vvp -f fsqrt.f tb_FSqrt_stages13.sv && vvp -n build/tb_FSqrt_stages13.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_FSqrt_stages13 --top-module tb_FSqrt_stages13 -f fsqrt.f tb_FSqrt_stages13.sv && build/tb_FSqrt_stages13/Vtb_FSqrt_stages13
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_FSqrt_stages13 --top-module tb_FSqrt_stages13 -f fsqrt.f tb_FSqrt_stages13.sv && build/tb_FSqrt_stages13/Vtb_FSqrt_stages13
 //   - Cadence Xcelium:    xrun -sv -top tb_FSqrt_stages13 -f fsqrt.f tb_FSqrt_stages13.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_FSqrt_stages13 -f fsqrt.f tb_FSqrt_stages13.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f fsqrt.f tb_FSqrt_stages13.sv && vsim -c -lib build/work tb_FSqrt_stages13 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_FToI_stages2 -o build/tb_FToI_stages2.vvp -f ftoi.f tb_FToI_stages2.sv && vvp -n build/tb_FToI_stages2.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_FToI_stages2 --top-module tb_FToI_stages2 -f ftoi.f tb_FToI_stages2.sv && build/tb_FToI_stages2/Vtb_FToI_stages2
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_FToI_stages2 --top-module tb_FToI_stages2 -f ftoi.f tb_FToI_stages2.sv && build/tb_FToI_stages2/Vtb_FToI_stages2
 //   - Cadence Xcelium:    xrun -sv -top tb_FToI_stages2 -f ftoi.f tb_FToI_stages2.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_FToI_stages2 -f ftoi.f tb_FToI_stages2.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f ftoi.f tb_FToI_stages2.sv && vsim -c -lib build/work tb_FToI_stages2 -do "run -all; quit -f"

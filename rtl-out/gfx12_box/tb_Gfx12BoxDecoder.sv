@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_Gfx12BoxDecoder -o build/tb_Gfx12BoxDecoder.vvp -f gfx12_box.f tb_Gfx12BoxDecoder.sv && vvp -n build/tb_Gfx12BoxDecoder.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_Gfx12BoxDecoder --top-module tb_Gfx12BoxDecoder -f gfx12_box.f tb_Gfx12BoxDecoder.sv && build/tb_Gfx12BoxDecoder/Vtb_Gfx12BoxDecoder
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_Gfx12BoxDecoder --top-module tb_Gfx12BoxDecoder -f gfx12_box.f tb_Gfx12BoxDecoder.sv && build/tb_Gfx12BoxDecoder/Vtb_Gfx12BoxDecoder
 //   - Cadence Xcelium:    xrun -sv -top tb_Gfx12BoxDecoder -f gfx12_box.f tb_Gfx12BoxDecoder.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_Gfx12BoxDecoder -f gfx12_box.f tb_Gfx12BoxDecoder.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f gfx12_box.f tb_Gfx12BoxDecoder.sv && vsim -c -lib build/work tb_Gfx12BoxDecoder -do "run -all; quit -f"

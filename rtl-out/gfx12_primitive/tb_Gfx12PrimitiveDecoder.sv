@@ -12,7 +12,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_Gfx12PrimitiveDecoder -o build/tb_Gfx12PrimitiveDecoder.vvp -f gfx12_primitive.f tb_Gfx12PrimitiveDecoder.sv && vvp -n build/tb_Gfx12PrimitiveDecoder.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_Gfx12PrimitiveDecoder --top-module tb_Gfx12PrimitiveDecoder -f gfx12_primitive.f tb_Gfx12PrimitiveDecoder.sv && build/tb_Gfx12PrimitiveDecoder/Vtb_Gfx12PrimitiveDecoder
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_Gfx12PrimitiveDecoder --top-module tb_Gfx12PrimitiveDecoder -f gfx12_primitive.f tb_Gfx12PrimitiveDecoder.sv && build/tb_Gfx12PrimitiveDecoder/Vtb_Gfx12PrimitiveDecoder
 //   - Cadence Xcelium:    xrun -sv -top tb_Gfx12PrimitiveDecoder -f gfx12_primitive.f tb_Gfx12PrimitiveDecoder.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_Gfx12PrimitiveDecoder -f gfx12_primitive.f tb_Gfx12PrimitiveDecoder.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f gfx12_primitive.f tb_Gfx12PrimitiveDecoder.sv && vsim -c -lib build/work tb_Gfx12PrimitiveDecoder -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_IcBuffer_depth32_icCores4_rtCores4 -o build/tb_IcBuffer_depth32_icCores4_rtCores4.vvp -f ic_buffer.f tb_IcBuffer_depth32_icCores4_rtCores4.sv && vvp -n build/tb_IcBuffer_depth32_icCores4_rtCores4.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_IcBuffer_depth32_icCores4_rtCores4 --top-module tb_IcBuffer_depth32_icCores4_rtCores4 -f ic_buffer.f tb_IcBuffer_depth32_icCores4_rtCores4.sv && build/tb_IcBuffer_depth32_icCores4_rtCores4/Vtb_IcBuffer_depth32_icCores4_rtCores4
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_IcBuffer_depth32_icCores4_rtCores4 --top-module tb_IcBuffer_depth32_icCores4_rtCores4 -f ic_buffer.f tb_IcBuffer_depth32_icCores4_rtCores4.sv && build/tb_IcBuffer_depth32_icCores4_rtCores4/Vtb_IcBuffer_depth32_icCores4_rtCores4
 //   - Cadence Xcelium:    xrun -sv -top tb_IcBuffer_depth32_icCores4_rtCores4 -f ic_buffer.f tb_IcBuffer_depth32_icCores4_rtCores4.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_IcBuffer_depth32_icCores4_rtCores4 -f ic_buffer.f tb_IcBuffer_depth32_icCores4_rtCores4.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f ic_buffer.f tb_IcBuffer_depth32_icCores4_rtCores4.sv && vsim -c -lib build/work tb_IcBuffer_depth32_icCores4_rtCores4 -do "run -all; quit -f"

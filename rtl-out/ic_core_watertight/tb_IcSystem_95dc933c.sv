@@ -12,7 +12,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_IcSystem_95dc933c -o build/tb_IcSystem_95dc933c.vvp -f ic_core_watertight.f tb_IcSystem_95dc933c.sv && vvp -n build/tb_IcSystem_95dc933c.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_IcSystem_95dc933c --top-module tb_IcSystem_95dc933c -f ic_core_watertight.f tb_IcSystem_95dc933c.sv && build/tb_IcSystem_95dc933c/Vtb_IcSystem_95dc933c
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_IcSystem_95dc933c --top-module tb_IcSystem_95dc933c -f ic_core_watertight.f tb_IcSystem_95dc933c.sv && build/tb_IcSystem_95dc933c/Vtb_IcSystem_95dc933c
 //   - Cadence Xcelium:    xrun -sv -top tb_IcSystem_95dc933c -f ic_core_watertight.f tb_IcSystem_95dc933c.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_IcSystem_95dc933c -f ic_core_watertight.f tb_IcSystem_95dc933c.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f ic_core_watertight.f tb_IcSystem_95dc933c.sv && vsim -c -lib build/work tb_IcSystem_95dc933c -do "run -all; quit -f"

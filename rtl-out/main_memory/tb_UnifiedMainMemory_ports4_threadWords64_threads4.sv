@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_UnifiedMainMemory_ports4_threadWords64_threads4 -o build/tb_UnifiedMainMemory_ports4_threadWords64_threads4.vvp -f main_memory.f tb_UnifiedMainMemory_ports4_threadWords64_threads4.sv && vvp -n build/tb_UnifiedMainMemory_ports4_threadWords64_threads4.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_UnifiedMainMemory_ports4_threadWords64_threads4 --top-module tb_UnifiedMainMemory_ports4_threadWords64_threads4 -f main_memory.f tb_UnifiedMainMemory_ports4_threadWords64_threads4.sv && build/tb_UnifiedMainMemory_ports4_threadWords64_threads4/Vtb_UnifiedMainMemory_ports4_threadWords64_threads4
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_UnifiedMainMemory_ports4_threadWords64_threads4 --top-module tb_UnifiedMainMemory_ports4_threadWords64_threads4 -f main_memory.f tb_UnifiedMainMemory_ports4_threadWords64_threads4.sv && build/tb_UnifiedMainMemory_ports4_threadWords64_threads4/Vtb_UnifiedMainMemory_ports4_threadWords64_threads4
 //   - Cadence Xcelium:    xrun -sv -top tb_UnifiedMainMemory_ports4_threadWords64_threads4 -f main_memory.f tb_UnifiedMainMemory_ports4_threadWords64_threads4.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_UnifiedMainMemory_ports4_threadWords64_threads4 -f main_memory.f tb_UnifiedMainMemory_ports4_threadWords64_threads4.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f main_memory.f tb_UnifiedMainMemory_ports4_threadWords64_threads4.sv && vsim -c -lib build/work tb_UnifiedMainMemory_ports4_threadWords64_threads4 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_OneHotEncoder_n8 -o build/tb_OneHotEncoder_n8.vvp -f onehot.f tb_OneHotEncoder_n8.sv && vvp -n build/tb_OneHotEncoder_n8.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_OneHotEncoder_n8 --top-module tb_OneHotEncoder_n8 -f onehot.f tb_OneHotEncoder_n8.sv && build/tb_OneHotEncoder_n8/Vtb_OneHotEncoder_n8
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_OneHotEncoder_n8 --top-module tb_OneHotEncoder_n8 -f onehot.f tb_OneHotEncoder_n8.sv && build/tb_OneHotEncoder_n8/Vtb_OneHotEncoder_n8
 //   - Cadence Xcelium:    xrun -sv -top tb_OneHotEncoder_n8 -f onehot.f tb_OneHotEncoder_n8.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_OneHotEncoder_n8 -f onehot.f tb_OneHotEncoder_n8.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f onehot.f tb_OneHotEncoder_n8.sv && vsim -c -lib build/work tb_OneHotEncoder_n8 -do "run -all; quit -f"

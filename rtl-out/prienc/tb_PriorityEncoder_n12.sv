@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_PriorityEncoder_n12 -o build/tb_PriorityEncoder_n12.vvp -f prienc.f tb_PriorityEncoder_n12.sv && vvp -n build/tb_PriorityEncoder_n12.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_PriorityEncoder_n12 --top-module tb_PriorityEncoder_n12 -f prienc.f tb_PriorityEncoder_n12.sv && build/tb_PriorityEncoder_n12/Vtb_PriorityEncoder_n12
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_PriorityEncoder_n12 --top-module tb_PriorityEncoder_n12 -f prienc.f tb_PriorityEncoder_n12.sv && build/tb_PriorityEncoder_n12/Vtb_PriorityEncoder_n12
 //   - Cadence Xcelium:    xrun -sv -top tb_PriorityEncoder_n12 -f prienc.f tb_PriorityEncoder_n12.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_PriorityEncoder_n12 -f prienc.f tb_PriorityEncoder_n12.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f prienc.f tb_PriorityEncoder_n12.sv && vsim -c -lib build/work tb_PriorityEncoder_n12 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_RayBox8_fadd3_fmul3_tagBits16 -o build/tb_RayBox8_fadd3_fmul3_tagBits16.vvp -f ray_box8.f tb_RayBox8_fadd3_fmul3_tagBits16.sv && vvp -n build/tb_RayBox8_fadd3_fmul3_tagBits16.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_RayBox8_fadd3_fmul3_tagBits16 --top-module tb_RayBox8_fadd3_fmul3_tagBits16 -f ray_box8.f tb_RayBox8_fadd3_fmul3_tagBits16.sv && build/tb_RayBox8_fadd3_fmul3_tagBits16/Vtb_RayBox8_fadd3_fmul3_tagBits16
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_RayBox8_fadd3_fmul3_tagBits16 --top-module tb_RayBox8_fadd3_fmul3_tagBits16 -f ray_box8.f tb_RayBox8_fadd3_fmul3_tagBits16.sv && build/tb_RayBox8_fadd3_fmul3_tagBits16/Vtb_RayBox8_fadd3_fmul3_tagBits16
 //   - Cadence Xcelium:    xrun -sv -top tb_RayBox8_fadd3_fmul3_tagBits16 -f ray_box8.f tb_RayBox8_fadd3_fmul3_tagBits16.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_RayBox8_fadd3_fmul3_tagBits16 -f ray_box8.f tb_RayBox8_fadd3_fmul3_tagBits16.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f ray_box8.f tb_RayBox8_fadd3_fmul3_tagBits16.sv && vsim -c -lib build/work tb_RayBox8_fadd3_fmul3_tagBits16 -do "run -all; quit -f"

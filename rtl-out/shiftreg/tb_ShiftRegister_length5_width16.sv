@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_ShiftRegister_length5_width16 -o build/tb_ShiftRegister_length5_width16.vvp -f shiftreg.f tb_ShiftRegister_length5_width16.sv && vvp -n build/tb_ShiftRegister_length5_width16.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_ShiftRegister_length5_width16 --top-module tb_ShiftRegister_length5_width16 -f shiftreg.f tb_ShiftRegister_length5_width16.sv && build/tb_ShiftRegister_length5_width16/Vtb_ShiftRegister_length5_width16
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_ShiftRegister_length5_width16 --top-module tb_ShiftRegister_length5_width16 -f shiftreg.f tb_ShiftRegister_length5_width16.sv && build/tb_ShiftRegister_length5_width16/Vtb_ShiftRegister_length5_width16
 //   - Cadence Xcelium:    xrun -sv -top tb_ShiftRegister_length5_width16 -f shiftreg.f tb_ShiftRegister_length5_width16.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_ShiftRegister_length5_width16 -f shiftreg.f tb_ShiftRegister_length5_width16.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f shiftreg.f tb_ShiftRegister_length5_width16.sv && vsim -c -lib build/work tb_ShiftRegister_length5_width16 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_SkidBuffer_width8 -o build/tb_SkidBuffer_width8.vvp -f skid.f tb_SkidBuffer_width8.sv && vvp -n build/tb_SkidBuffer_width8.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_SkidBuffer_width8 --top-module tb_SkidBuffer_width8 -f skid.f tb_SkidBuffer_width8.sv && build/tb_SkidBuffer_width8/Vtb_SkidBuffer_width8
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_SkidBuffer_width8 --top-module tb_SkidBuffer_width8 -f skid.f tb_SkidBuffer_width8.sv && build/tb_SkidBuffer_width8/Vtb_SkidBuffer_width8
 //   - Cadence Xcelium:    xrun -sv -top tb_SkidBuffer_width8 -f skid.f tb_SkidBuffer_width8.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_SkidBuffer_width8 -f skid.f tb_SkidBuffer_width8.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f skid.f tb_SkidBuffer_width8.sv && vsim -c -lib build/work tb_SkidBuffer_width8 -do "run -all; quit -f"

@@ -12,7 +12,7 @@
 //
 // Run from rtl-out/ (the directory of rtgpu.f):
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_rtgpu_top -o build/tb_rtgpu_top.vvp -f rtgpu.f tb/tb_rtgpu_top.sv && vvp -n build/tb_rtgpu_top.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_rtgpu_top --top-module tb_rtgpu_top -f rtgpu.f tb/tb_rtgpu_top.sv && build/tb_rtgpu_top/Vtb_rtgpu_top
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_rtgpu_top --top-module tb_rtgpu_top -f rtgpu.f tb/tb_rtgpu_top.sv && build/tb_rtgpu_top/Vtb_rtgpu_top
 //   - Cadence Xcelium:    xrun -sv -top tb_rtgpu_top -f rtgpu.f tb/tb_rtgpu_top.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_rtgpu_top -f rtgpu.f tb/tb_rtgpu_top.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f rtgpu.f tb/tb_rtgpu_top.sv && vsim -c -lib build/work tb_rtgpu_top -do "run -all; quit -f"

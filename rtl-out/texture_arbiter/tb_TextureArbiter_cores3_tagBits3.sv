@@ -12,7 +12,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_TextureArbiter_cores3_tagBits3 -o build/tb_TextureArbiter_cores3_tagBits3.vvp -f texture_arbiter.f tb_TextureArbiter_cores3_tagBits3.sv && vvp -n build/tb_TextureArbiter_cores3_tagBits3.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_TextureArbiter_cores3_tagBits3 --top-module tb_TextureArbiter_cores3_tagBits3 -f texture_arbiter.f tb_TextureArbiter_cores3_tagBits3.sv && build/tb_TextureArbiter_cores3_tagBits3/Vtb_TextureArbiter_cores3_tagBits3
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_TextureArbiter_cores3_tagBits3 --top-module tb_TextureArbiter_cores3_tagBits3 -f texture_arbiter.f tb_TextureArbiter_cores3_tagBits3.sv && build/tb_TextureArbiter_cores3_tagBits3/Vtb_TextureArbiter_cores3_tagBits3
 //   - Cadence Xcelium:    xrun -sv -top tb_TextureArbiter_cores3_tagBits3 -f texture_arbiter.f tb_TextureArbiter_cores3_tagBits3.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_TextureArbiter_cores3_tagBits3 -f texture_arbiter.f tb_TextureArbiter_cores3_tagBits3.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f texture_arbiter.f tb_TextureArbiter_cores3_tagBits3.sv && vsim -c -lib build/work tb_TextureArbiter_cores3_tagBits3 -do "run -all; quit -f"

@@ -11,7 +11,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_TextureLod_fadd3_fmul5_ftoi2_itof2 -o build/tb_TextureLod_fadd3_fmul5_ftoi2_itof2.vvp -f texture_lod.f tb_TextureLod_fadd3_fmul5_ftoi2_itof2.sv && vvp -n build/tb_TextureLod_fadd3_fmul5_ftoi2_itof2.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_TextureLod_fadd3_fmul5_ftoi2_itof2 --top-module tb_TextureLod_fadd3_fmul5_ftoi2_itof2 -f texture_lod.f tb_TextureLod_fadd3_fmul5_ftoi2_itof2.sv && build/tb_TextureLod_fadd3_fmul5_ftoi2_itof2/Vtb_TextureLod_fadd3_fmul5_ftoi2_itof2
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_TextureLod_fadd3_fmul5_ftoi2_itof2 --top-module tb_TextureLod_fadd3_fmul5_ftoi2_itof2 -f texture_lod.f tb_TextureLod_fadd3_fmul5_ftoi2_itof2.sv && build/tb_TextureLod_fadd3_fmul5_ftoi2_itof2/Vtb_TextureLod_fadd3_fmul5_ftoi2_itof2
 //   - Cadence Xcelium:    xrun -sv -top tb_TextureLod_fadd3_fmul5_ftoi2_itof2 -f texture_lod.f tb_TextureLod_fadd3_fmul5_ftoi2_itof2.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_TextureLod_fadd3_fmul5_ftoi2_itof2 -f texture_lod.f tb_TextureLod_fadd3_fmul5_ftoi2_itof2.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f texture_lod.f tb_TextureLod_fadd3_fmul5_ftoi2_itof2.sv && vsim -c -lib build/work tb_TextureLod_fadd3_fmul5_ftoi2_itof2 -do "run -all; quit -f"

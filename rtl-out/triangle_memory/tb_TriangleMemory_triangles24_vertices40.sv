@@ -12,7 +12,7 @@
 //
 // Run from this directory:
 //   - Icarus Verilog 11+: mkdir -p build && iverilog -g2012 -s tb_TriangleMemory_triangles24_vertices40 -o build/tb_TriangleMemory_triangles24_vertices40.vvp -f triangle_memory.f tb_TriangleMemory_triangles24_vertices40.sv && vvp -n build/tb_TriangleMemory_triangles24_vertices40.vvp
-//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 --Mdir build/tb_TriangleMemory_triangles24_vertices40 --top-module tb_TriangleMemory_triangles24_vertices40 -f triangle_memory.f tb_TriangleMemory_triangles24_vertices40.sv && build/tb_TriangleMemory_triangles24_vertices40/Vtb_TriangleMemory_triangles24_vertices40
+//   - Verilator 5:        mkdir -p build && verilator --binary -j 0 -fno-const-bit-op-tree --Mdir build/tb_TriangleMemory_triangles24_vertices40 --top-module tb_TriangleMemory_triangles24_vertices40 -f triangle_memory.f tb_TriangleMemory_triangles24_vertices40.sv && build/tb_TriangleMemory_triangles24_vertices40/Vtb_TriangleMemory_triangles24_vertices40
 //   - Cadence Xcelium:    xrun -sv -top tb_TriangleMemory_triangles24_vertices40 -f triangle_memory.f tb_TriangleMemory_triangles24_vertices40.sv
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_TriangleMemory_triangles24_vertices40 -f triangle_memory.f tb_TriangleMemory_triangles24_vertices40.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f triangle_memory.f tb_TriangleMemory_triangles24_vertices40.sv && vsim -c -lib build/work tb_TriangleMemory_triangles24_vertices40 -do "run -all; quit -f"

@@ -77,6 +77,16 @@ export const NoReset = defineModule('NoReset', () => ({ d: input(UInt(8)), load:
   io.count.set(count);
 });
 
+// Verilator's bit-op-tree rewrite (5.006) dropped the `& i1` below and read `!i0[18]`: every Verilator build
+// rtgpu makes turns it off (VERILATOR_MISCOMPILE_FLAGS), and this design fails without that.
+export const BitOpTree = defineModule('BitOpTree', () => ({ i0: input(UInt(64)), i1: input(UInt(5)), v1: input(UInt(39)), both: output(Bool) }), (m, io) => {
+  const v5 = io.i1.xor(io.v1);
+  const v6 = io.i0.and(io.i1);
+  const both = m.reg(Bool, { reset: 0 });
+  both.set(v5.bit(13).not().and(v6.bit(18).not()));
+  io.both.set(both);
+});
+
 const reset = (cycle: number, rng: () => number) => (cycle < 2 || rng() < 0.01 ? 0n : 1n);
 
 export const fixtureDesigns: CosimDesign[] = [
@@ -120,5 +130,12 @@ export const fixtureDesigns: CosimDesign[] = [
     description: 'ports named begin, this, end, delete',
     elaborate: () => elaborate(Reserved, undefined).design,
     stimulus: (_c, rng) => ({ begin: rng.bits(8), this: rng.bits(8) }),
+  },
+  {
+    name: 'bitoptree',
+    description: 'a tree of single-bit operations Verilator 5.006 misoptimizes',
+    elaborate: () => elaborate(BitOpTree, undefined).design,
+    // i0[18] set half the time, v1[13] clear half the time: the dropped term decides a quarter of the cycles.
+    stimulus: (c, rng) => ({ rst_n: c < 2 ? 0n : 1n, i0: rng.bits(64), i1: rng.bits(5), v1: rng.bits(39) }),
   },
 ];

@@ -135,6 +135,9 @@ ${testbenchCommands(tb.name, `-f ${L.fileList}`, `${L.testbenchDir}/${tb.name}.s
 \`\`\`
 
 Icarus needs about a second of CPU per 100 cycles of \`${m.top}\`; Verilator builds it in a minute or more and then runs it at once.
+Verilator's \`-fno-const-bit-op-tree\` turns off an optimization that computes wrong values on some
+single-bit logic (seen on Verilator 5.006; fixes upstream went on until at least 5.026): keep it in any
+Verilator build of this RTL.
 Every block directory has a testbench of its own, \`<block>/tb_<Module>.sv\` with its \`.vec\` (${designStimulus.minCycles} to ${designStimulus.maxCycles.toLocaleString('en-US')} cycles
 of random stimulus: fewer for wide blocks, to keep each vector file near ${designStimulus.vectorBytes / 1024} KB), run from that directory in the same way, e.g. ${block.name}'s:
 

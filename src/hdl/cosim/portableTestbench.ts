@@ -9,6 +9,7 @@ import { svName } from '../emit/svNames.ts';
 import { compileSimulator, resetAtPowerOn, type Simulator } from '../sim/index.ts';
 import { asyncResetPolarity, asyncResetPorts } from '../sim/external/externalDesign.ts';
 import { BUILD_DIR } from '../synth/fpgaProject.ts';
+import { VERILATOR_MISCOMPILE_FLAGS } from '../tools/verilatorMiscompiles.ts';
 import { portLayout } from './runCosim.ts';
 import { checkRecording, type Recording } from './recording.ts';
 import { runInstants } from './replayLive.ts';
@@ -62,7 +63,7 @@ export function testbenchCommands(name: string, sources: string, tbFile: string)
   const out = `${BUILD_DIR}/${name}`;
   return [
     { simulator: 'Icarus Verilog 11+', command: `mkdir -p ${BUILD_DIR} && iverilog -g2012 -s ${name} -o ${out}.vvp ${files} && vvp -n ${out}.vvp` },
-    { simulator: 'Verilator 5', command: `mkdir -p ${BUILD_DIR} && verilator --binary -j 0 --Mdir ${out} --top-module ${name} ${files} && ${out}/V${name}` },
+    { simulator: 'Verilator 5', command: `mkdir -p ${BUILD_DIR} && verilator --binary -j 0 ${VERILATOR_MISCOMPILE_FLAGS.join(' ')} --Mdir ${out} --top-module ${name} ${files} && ${out}/V${name}` },
     { simulator: 'Cadence Xcelium', command: `xrun -sv -top ${name} ${files}` },
     { simulator: 'Synopsys VCS', command: `vcs -full64 -sverilog -top ${name} ${files} -R` },
     { simulator: 'Siemens Questa', command: `mkdir -p ${BUILD_DIR} && vlib ${BUILD_DIR}/work && vlog -sv -work ${BUILD_DIR}/work ${files} && vsim -c -lib ${BUILD_DIR}/work ${name} -do "run -all; quit -f"` },

@@ -6,13 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { toolVersion } from '../tools/toolchain.ts';
+import { VERILATOR_MISCOMPILE_FLAGS } from '../tools/verilatorMiscompiles.ts';
 import { keepOnlyBuildProduct, verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../tools/verilatorCompile.ts';
 import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
 
 /** One place for every flag: they are part of the build cache key. */
-export const verilatorFlags = (): string[] => ['--cc', '--exe', '-O3', '--x-assign', '0', '--x-initial', '0', '-CFLAGS', verilatorCxxOptimization()];
+export const verilatorFlags = (): string[] => ['--cc', '--exe', '-O3', ...VERILATOR_MISCOMPILE_FLAGS, '--x-assign', '0', '--x-initial', '0', '-CFLAGS', verilatorCxxOptimization()];
 
 function assignIn(p: HarnessPort, at: number): string {
   const w = wordsOf(p.width);

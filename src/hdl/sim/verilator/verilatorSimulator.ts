@@ -7,6 +7,7 @@ import type { Design } from '../../ir/netlist.ts';
 import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
 import { toolVersion } from '../../tools/toolchain.ts';
 import { keepOnlyBuildProduct, verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../../tools/verilatorCompile.ts';
+import { VERILATOR_MISCOMPILE_FLAGS } from '../../tools/verilatorMiscompiles.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
@@ -43,6 +44,7 @@ export const verilatorModelFlags = (): string[] => [
   '--cc',
   '--exe',
   '-O3',
+  ...VERILATOR_MISCOMPILE_FLAGS,
   '--x-assign',
   '0',
   '--x-initial',
