@@ -72,7 +72,7 @@ describe('compile cache', () => {
     expect(fresh.fromCache).toBe(false);
     expectSameBehaviour(second, fresh, (c, rng) => rtcore.stimulus(c, rng), seed, 300);
     await stored();
-    // The fused loops (counting, then recompiled for the activity measured) were stored for the next run.
+    // The fused loops (compiled for the activity measured on their first cycles) were stored for the next run.
     expect(entries('ts-sim-run').length).toBeGreaterThanOrEqual(2);
     const third = compileSimulator(design);
     expectSameBehaviour(third, compileSimulator(design, { cache: false }), (c, rng) => rtcore.stimulus(c, rng), seed + 1, 100);

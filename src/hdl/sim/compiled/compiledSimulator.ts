@@ -446,7 +446,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       let loop = this.loops.get(key);
       if (!loop) {
         // Each loop counts its cycles as it goes: a failed property reports the cycle it failed in.
-        loop = (this.wasm && !this.combAfterEdges && this.edgeObservers.length === 0 && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, (ev) => (this.commit(ev), this.cycle++), this.s);
+        const stepped = vectorLoop(ins, outs, this.comb, (ev) => (this.commit(ev), this.cycle++), this.s);
+        loop = this.wasm && !this.combAfterEdges && this.edgeObservers.length === 0 ? this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id), stepped) : stepped;
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);
@@ -457,26 +458,19 @@ class CompiledNetlistSimulator implements CompiledSimulator {
 
   /**
    * The fused WebAssembly loop for one port list, run in batches through a reserved memory region.
-   * Its first batches count how often each activity region runs; regions busy nearly every cycle then
-   * lose their guard in a recompiled loop when that saves enough (`regionsToEvaluateAlways`).
+   * Its first cycles run `stepped` (comb and commit called from JavaScript), whose comb counts how often
+   * each activity region runs; the loop is then compiled once, regions busy nearly every cycle losing
+   * their guard when that saves enough (`regionsToEvaluateAlways`). Not a fused loop that counts: it
+   * would run those cycles and be thrown away, but V8 optimizes it all the same (1.4 s of a compile
+   * thread on the GPU) ahead of the loop that stays.
    */
-  private wasmLoop(inputs: NetId[], outputs: NetId[]): ((stim: Uint32Array, out: Uint32Array, cycles: number) => void) | undefined {
+  private wasmLoop(inputs: NetId[], outputs: NetId[], stepped: VectorLoop): VectorLoop {
     const { memory, layout } = this.wasm!;
-    const compile = (activity?: RunActivity) => {
+    const compile = (activity: RunActivity) => {
       const bytes = () => generateWasmRun(this.L, layout, inputs, outputs, activity);
-      const module = new WebAssembly.Module(this.cacheKey === undefined ? bytes() : cachedRunLoop(this.cacheKey, inputs, outputs, activity ?? {}, bytes));
+      const module = new WebAssembly.Module(this.cacheKey === undefined ? bytes() : cachedRunLoop(this.cacheKey, inputs, outputs, activity, bytes));
       return (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
     };
-    // Each loop measures its own plan: one stored by an earlier run on another workload made the loop up to
-    // 21 % slower (rtcore: a busy run's plan on an idle run).
-    let run: (n: number, stim: number, out: number) => void;
-    try {
-      run = compile({ counting: true });
-    } catch (e) {
-      // Too large to fuse: the caller steps comb and commit from JavaScript instead.
-      if (e instanceof WasmSizeError) return undefined;
-      throw e;
-    }
     const nIn = inputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
     const nOut = outputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
     // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
@@ -486,7 +480,28 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const regionCounters = layout.evaluationBytes.map(counter);
     const groupCounters = layout.groupEvaluationBytes.map(counter);
     const read = (cs: Int32Array[]) => cs.map((c) => c[0]!);
-    let profile: { regions: number[]; groups: number[]; cycles: number } | null = { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
+    // Each loop measures its own plan: one stored by an earlier run on another workload made the loop up to
+    // 21 % slower (rtcore: a busy run's plan on an idle run).
+    const profile = { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
+    let run: ((n: number, stim: number, out: number) => void) | undefined;
+    /** Too large to fuse: `stepped` runs every cycle. */
+    let unfused = false;
+    const measure = (stim: Uint32Array, out: Uint32Array, cycles: number): number => {
+      const n = Math.min(cycles, PROFILE_CYCLES - profile.cycles);
+      stepped(stim.subarray(0, n * nIn), out.subarray(0, n * nOut), n);
+      if ((profile.cycles += n) < PROFILE_CYCLES) return n;
+      const regions = read(regionCounters).map((x, k) => (x - profile.regions[k]!) | 0);
+      const groups = read(groupCounters).map((x, k) => (x - profile.groups[k]!) | 0);
+      const plan = planActivity(this.L, layout.regions, layout.commitGroups, regions, groups, profile.cycles);
+      if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, regions, profile.cycles, plan, groups);
+      try {
+        run = compile({ ...plan, counting: false });
+      } catch (e) {
+        if (!(e instanceof WasmSizeError)) throw e;
+        unfused = true;
+      }
+      return n;
+    };
     // Each loop keeps only the flags it tests up to date (not those of busy regions and groups, nor of
     // groups whose registers it writes in place), and code outside it keeps flags the loop relies on
     // (a comb run by a peek may take a region's flag without the commit that follows): after a change
@@ -494,28 +509,19 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const loop = {};
     const stopWord = counter(layout.propertyStopByte);
     const coverWords = layout.coverCountBytes.map((b) => (b < 0 ? null : counter(b)));
-    const loopFn = (stim: Uint32Array, out: Uint32Array, cycles: number) => {
+    return (stim: Uint32Array, out: Uint32Array, cycles: number) => {
+      const first = run || unfused ? 0 : measure(stim, out, cycles);
+      if (!run) return unfused ? stepped(stim.subarray(first * nIn), out.subarray(first * nOut), cycles - first) : undefined;
       this.handOver(loop);
-      for (let c = 0; c < cycles; c += batch) {
+      for (let c = first; c < cycles; c += batch) {
         const n = Math.min(batch, cycles - c);
         words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
         run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
         out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
         if (this.checks.length) this.afterFusedBatch(n, stopWord, coverWords);
         else this.cycle += n;
-        if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
-          const regions = read(regionCounters).map((x, k) => (x - profile!.regions[k]!) | 0);
-          const groups = read(groupCounters).map((x, k) => (x - profile!.groups[k]!) | 0);
-          const plan = planActivity(this.L, layout.regions, layout.commitGroups, regions, groups, profile.cycles);
-          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, regions, profile.cycles, plan, groups);
-          profile = null;
-          // Measured once: the loop is compiled again without counters, and without the flags that do not pay.
-          run = compile({ ...plan, counting: false });
-          this.forceFullEvaluation();
-        }
       }
     };
-    return loopFn;
   }
 
   /**
@@ -628,6 +634,9 @@ export function checkVectorClocking(top: string, edges: readonly ClockEdge[]): v
     throw new Error(`runVectors drives one rising clock edge per cycle; ${top} uses ${edges.map((e) => `the ${e.edge} edge of '${e.clock}'`).join(', ')}: drive it with step, advance or setClocks`);
   }
 }
+
+/** A run of `cycles` rows of stimulus, writing a row of outputs per cycle. */
+type VectorLoop = (stim: Uint32Array, out: Uint32Array, cycles: number) => void;
 
 /** A vector loop specialized to one list of ports: straight-line port copies, no per-port iteration. */
 function vectorLoop(

@@ -13,15 +13,21 @@ import { WasmRunLoop } from './wasmRunLoop.ts';
 
 export type { RunActivity };
 
-/** The module with `comb` (skipping idle regions) and `commit`, the functions stepping and peeking at ports use. */
+const COUNTING: RunActivity = { counting: true };
+
+/**
+ * The module with `comb` (skipping idle regions) and `commit`, the functions stepping and peeking at ports
+ * use. They count the evaluations of regions and commit groups: a fused loop's first cycles run on them to
+ * measure its plan (compiledSimulator.ts, `wasmLoop`).
+ */
 export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
   return splitIfTooLarge(
     () => {
-      const g = wasmGenerator(L, W);
+      const g = wasmGenerator(L, W, COUNTING);
       return wasmModule(W.pages, [checkFunctionSize(g.comb.comb('comb', false, true)), g.edge.commit()]);
     },
     (parts) => {
-      const g = wasmGenerator(L, W);
+      const g = wasmGenerator(L, W, COUNTING);
       // Functions: the parts of comb, commit, then comb calling its parts.
       const fns = [...g.comb.combPartsSkippingIdle('comb', parts), g.edge.commit()];
       fns.push(g.loop.callParts('comb', 0, parts));

@@ -12,7 +12,7 @@ const maskOf = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
 /**
  * How the fused loop treats activity (activityPlan.ts): `regions` are evaluated and `groups` committed
  * every cycle without a flag, and no one flags them; `ungated` has no flags at all; `counting` counts
- * evaluations of the regions and groups that keep flags (the first loop, which measures activity).
+ * evaluations of the regions and groups that keep flags (the comb and commit a fused loop measures its plan on).
  */
 export interface RunActivity {
   readonly regions?: ReadonlySet<number>;
