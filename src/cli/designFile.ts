@@ -117,9 +117,21 @@ function unresolvedSpecifierAt(file: string, text: string, message: string): num
     const exact = specifierAt(text, ends(subpath));
     return exact ?? (skeleton(subpath) === '' ? undefined : specifierAt(text, (spec) => ends(skeleton(subpath))(skeleton(spec)))) ?? firstUnknownSpecifierAt(text);
   }
+  // A URL scheme the loader does not take, spelled with an escape (`'r\\g:'` for `rg:`): the specifier of that scheme.
+  const scheme = /^Only URLs with a scheme in: .* Received protocol '([^']+)'/.exec(message)?.[1];
+  if (scheme !== undefined) return specifierAt(text, (spec) => urlScheme(spec) === scheme) ?? firstUnknownSpecifierAt(text);
   // The loader decodes a specifier's percent escapes and says only "URI malformed" of a bad one (`'%/'`).
   if (message === 'URI malformed') return specifierAt(text, isMalformedUri);
   return undefined;
+}
+
+/** The scheme of a specifier that is an absolute URL (`rg:` of `rg:x`), else undefined. */
+function urlScheme(spec: string): string | undefined {
+  try {
+    return new URL(spec).protocol;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `name` of a package.json, or '' when it cannot be read. */
