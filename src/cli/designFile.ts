@@ -118,12 +118,15 @@ function unresolvedSpecifierAt(file: string, text: string, message: string): num
     return exact ?? (skeleton(subpath) === '' ? undefined : specifierAt(text, (spec) => ends(skeleton(subpath))(skeleton(spec)))) ?? firstUnknownSpecifierAt(text);
   }
   // A URL scheme the loader does not take, spelled with an escape (`'r\\g:'` for `rg:`): the specifier of that scheme.
-  const scheme = /^Only URLs with a scheme in: .* Received protocol '([^']+)'/.exec(message)?.[1];
+  const scheme = refusedScheme(message);
   if (scheme !== undefined) return specifierAt(text, (spec) => urlScheme(spec) === scheme) ?? firstUnknownSpecifierAt(text);
   // The loader decodes a specifier's percent escapes and says only "URI malformed" of a bad one (`'%/'`).
   if (message === 'URI malformed') return specifierAt(text, isMalformedUri);
   return undefined;
 }
+
+/** The URL scheme of a loader error refusing one (`Only URLs with a scheme in: … Received protocol 'rg:'`). */
+const refusedScheme = (message: string): string | undefined => /^Only URLs with a scheme in: .* Received protocol '([^']+)'/.exec(message)?.[1];
 
 /** The scheme of a specifier that is an absolute URL (`rg:` of `rg:x`), else undefined. */
 function urlScheme(spec: string): string | undefined {
@@ -199,7 +202,7 @@ function textQuoted(message: string): RegExp | undefined {
   if (spec !== undefined) return new RegExp(`['"](${escapeRegExp(spec)}|[^'"\\n]*/${escapeRegExp(spec.split('/').pop()!)})(?=['"/?#])`);
   const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
   if (subpath !== undefined) return new RegExp(`['"][^'"\\n]*/${escapeRegExp(subpath)}(?=['"?#])`);
-  const scheme = /^Only URLs with a scheme in: .* Received protocol '([^']+)'/.exec(message)?.[1];
+  const scheme = refusedScheme(message);
   if (scheme !== undefined) return new RegExp(`['"]${escapeRegExp(scheme)}`);
   const regex = /^Invalid regular expression: (\/.*\/)[a-z]*: /.exec(message)?.[1];
   return regex === undefined ? undefined : new RegExp(escapeRegExp(regex));
